@@ -2,7 +2,9 @@
 two extensions, sim.rules._compiled.move for the geometry and movement areas and
 sim.rules._compiled.sight for the visibility area (EXTENSION), from the Cython files under
 sim/rules/_compiled/ (geometry.pxi, movement/ and visibility/: a file for each module whose
-kernels it twins) when the project is installed and a C compiler is there).
+kernels it twins, but for movement/legality_hull.pxi, legality's twins for a base that is not
+round, and movement/views.pxi, what the movement twins read their inputs through) when the
+project is installed and a C compiler is there).
 
 A kernel's numpy function is its reference and stays the rule's home: its docstring names the
 section, its tests are named after it. The compiled twin does the same IEEE operations in the
@@ -111,7 +113,8 @@ EXTENSION = {"geometry": "sim.rules._compiled.move", "movement": "sim.rules._com
 def kernel(name: str, reference: Callable) -> Kernel:
     """The record of the kernel ``name`` ("area.function": the function of that name in the
     area's extension, EXTENSION, written under _compiled/ in the file named after the reference's
-    module, when built), with its numpy ``reference``."""
+    module, or legality_hull.pxi for legality's hull twins, when built), with its numpy
+    ``reference``."""
     area, func = name.split(".")
     try:
         compiled = getattr(importlib.import_module(EXTENSION[area]), func)

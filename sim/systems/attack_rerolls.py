@@ -29,7 +29,9 @@ _DAMAGE = Step.DAMAGE
 class RerollSteps:
     """15.02 The steps of AttackResolutionSystem in a battle with a mission (its _MISSION_STEPS:
     the hit, wound and save steps holding their dice while a Command Re-roll is offered) and the
-    offers they make, kept apart from the free-play steps they end in (``_hit``, ``_wound``)."""
+    offers they make, kept apart from the free-play steps they end in. They call the system's
+    own ``_hit`` and ``_wound`` (the steps judged) and ``_substituted`` (a pool's die standing
+    for one: sim.systems.dice_pools)."""
 
     @staticmethod
     def _reroll_attacks(battle, ent, pool: Pool) -> bool:

@@ -26,6 +26,7 @@ from sim.rules.sequence import hit_faces, save_faces, wound_faces
 from sim.systems import dice_pools as DPS
 from sim.systems.attack_pool import Held, Pool, Step
 from sim.systems.attack_rerolls import RerollSteps, damage_with_rerolls, rules_saves
+
 # (the stages and steps as module constants: reading an enum member is a look-up on its class,
 # five times a global's cost, and every tick reads them)
 _ATTACKS = Stage.ATTACKS
@@ -39,6 +40,7 @@ _GATHER = Step.GATHER
 _HIT = Step.HIT
 _SAVE = Step.SAVE
 _WOUND = Step.WOUND
+
 
 def _attack_dice(d, target: int, dice, got: list | None = None) -> int:
     """04.03 step 2 for one declared weapon: its A (a random A rolled, 02.02.03; a split melee

@@ -9,7 +9,7 @@ over the activations (a shared machine's pauses land in a few of them: the media
 out), so the stages need not add up to the median activation exactly. The wrappers are put in
 place for the run only and taken away after (nothing of the engine is changed).
 
-Run: .venv/bin/python tests/bench/bench_attacks.py --stages  (or this file directly)
+Run: .venv/bin/python tests/bench/bench_attacks.py --stages [--shape MxA]  (or this file directly)
 """
 
 from __future__ import annotations
@@ -103,9 +103,10 @@ def uninstall(undo: list) -> None:
             setattr(owner, name, fn)
 
 
-def measure(battles: int = 7) -> list[str]:
+def measure(battles: int = 7, models: int = 10, attacks: int = 2) -> list[str]:
     """The table's lines: each stage's microseconds an activation (the median over the battles'
-    activations after the first two of each), and the whole activation's."""
+    activations after the first two of each), and the whole activation's; of ``models`` shooting
+    models of A``attacks`` each (bench_attacks.scenario: 10 of A2 unless --shape says)."""
     import bench_attacks as ba  # (beside this script)
     from sim.battle import Battle
     from sim.commands import EndTurn
@@ -113,13 +114,13 @@ def measure(battles: int = 7) -> list[str]:
     from sim.scenario.load import parse_scenario
 
     clock = time.perf_counter
-    spec = parse_scenario(ba.scenario(), "bench")
+    spec = parse_scenario(ba.scenario(models, attacks), "bench")
     acc, undo = install(clock)
     per: dict[str, list[float]] = {label: [] for label in acc}  # each activation's seconds
     whole, ends = [], []
     try:
         for _ in range(battles):
-            cmds = ba.commands()
+            cmds = ba.commands(models)
             with Battle(spec, record_dice=True) as b, frozen_heap():
                 for t, cmd in enumerate(cmds):
                     before = [a[0] for a in acc.values()]
@@ -141,8 +142,9 @@ def measure(battles: int = 7) -> list[str]:
     finally:
         uninstall(undo)
     med = statistics.median(whole)
-    lines = [f"where an activation goes (wall time, each figure the median of {len(whole)} activations; the "
-             f"median activation, timers' own cost included: {med * 1e6:,.0f} us):"]
+    lines = [f"where an activation of {models} shooting model(s) of A{attacks} goes (wall time, each figure the "
+             f"median of {len(whole)} activations; the median activation, timers' own cost included: "
+             f"{med * 1e6:,.0f} us):"]
     for label, _m, _p, _inside in STAGES:
         us = statistics.median(per[label]) * 1e6
         lines.append(f"  {label:72s} {us:6.1f} us  {100 * us / 1e6 / med:4.1f}%")

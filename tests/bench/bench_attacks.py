@@ -22,8 +22,9 @@ the CPU clock's own cost would swamp the smaller stages); --lockstep OTHER_TREE 
 tree's activations and another checkout's, battle by battle in turn, from
 tests/bench/attack_lockstep.py (before/after a change on a busy machine); --cpu: every figure, the baseline's and the raw d6 rates' too, timed
 as the process's CPU time (time.process_time), which a shared machine's waiting for a core does
-not inflate; --shapes: the activation of 1 and 10 shooting models of A2 and A20, and what they
-say it costs once, per die and per shooting model, in CPU time)
+not inflate; --shapes: the activation of 1 and 10 shooting models of A2, A20 (and one of A40),
+and what they say it costs once, per die and per shooting model, in CPU time; --stages --shape
+MxA: the stages of M shooting models of A each, 10x2 by default)
 """
 
 from __future__ import annotations
@@ -146,19 +147,21 @@ def main() -> None:
     if "--stages" in sys.argv:  # where an activation goes, stage by stage (tests/bench/attack_stages.py)
         import attack_stages
         before = _baseline.measure()
-        for text in attack_stages.measure():
+        shape = sys.argv[sys.argv.index("--shape") + 1] if "--shape" in sys.argv else "10x2"
+        models, attacks = (int(x) for x in shape.split("x"))
+        for text in attack_stages.measure(models=models, attacks=attacks):
             print(text)
         print(_baseline.line(before, _baseline.measure()))
         return
     if "--shapes" in sys.argv:  # what an activation costs once, per shooting model and per die
         CLOCK = time.process_time
-        before = _baseline.measure()
+        before = baseline()
         lines = shapes()
-        after = _baseline.measure()
+        after = baseline()
         loop_ms = _baseline.mean(before, after).python_s * 1e3
         print("\n".join(lines))
-        print(_baseline.line(before, after, [f"the one-model activation of 2 dice: {SHAPE_FIXED[0] / loop_ms:.2f} us "
-                                             f"per pure-Python-loop ms"]))
+        print(_baseline.line(before, after, [f"the baseline in CPU time, as the activations; once an activation "
+                                             f"{SHAPE_ONCE[0] / loop_ms:.2f} us per pure-Python-loop ms"]))
         return
     if "--cpu" in sys.argv:
         CLOCK = time.process_time
@@ -210,25 +213,28 @@ DICE = 20  # attack dice per activation
 RAW_DICE = 500_000
 
 
-SHAPES = ((1, 2), (1, 20), (10, 2), (10, 20))  # (shooting models, A of each): 2, 20, 20, 200 dice
+SHAPES = ((1, 2), (1, 20), (1, 40), (10, 2), (10, 20))  # (shooting models, A of each)
 SHAPE_ROUNDS = 9
-SHAPE_FIXED = [0.0]  # (--shapes: the one-model activation of 2 dice, us, for the baseline's line)
+SHAPE_ONCE = [0.0]  # (--shapes: what an activation costs once, us, for the baseline's line)
 
 
 def shapes() -> list[str]:
     """--shapes: the median activation (CPU time) of each of SHAPES, and what they say an
-    activation costs once (1 model, 2 dice), per attack die more (1 model, 2 -> 20 dice: each die
-    with the wound and save rolls and the damage it leads to) and per shooting model more (1 ->
-    10 models, the same 20 dice). The 200 dice are a large pool's rate, not a sum of those: they
-    destroy the target unit before the pool's end, and its remaining attacks cost nothing."""
+    activation costs per attack die (one model, 20 -> 40 dice: each die with the wound and save
+    rolls and the damage it leads to; both shapes reach every step of the sequence, a pool of 20
+    dice failing to wound once in ~3,000), once (one model's 20 dice, less that per die) and per
+    shooting model more (1 -> 10 models, the same 20 dice). The 2 dice of one model are the least
+    an activation takes (4 in 9 of them wound nothing and stop after the wound roll); the 200
+    dice of ten a large pool's rate (every die rolled, a step's dice at once, but the damage of
+    the unsaved wounds past the target unit's last model is lost: 05.04)."""
     specs = {shape: parse_scenario(scenario(*shape), "bench") for shape in SHAPES}
     times: dict[tuple, list[float]] = {shape: [] for shape in SHAPES}
     for _ in range(SHAPE_ROUNDS):  # (the shapes in turn, a battle each a round: a busy minute meets all)
         for shape in SHAPES:
             times[shape] += run_once(specs[shape], shape[0])[0][2:]
     us = {shape: statistics.median(t) * 1e6 for shape, t in times.items()}
-    fixed = SHAPE_FIXED[0] = us[1, 2]
-    per_die = (us[1, 20] - fixed) / 18
+    per_die = (us[1, 40] - us[1, 20]) / 20
+    once = SHAPE_ONCE[0] = us[1, 20] - 20 * per_die
     per_model = (us[10, 2] - us[1, 20]) / 9
     raw = raw_d6_rates()[0]
     mark = 20 / (raw / 10) * 1e6  # (issue 29: 20 dice at a tenth of randint's rate)
@@ -238,12 +244,12 @@ def shapes() -> list[str]:
         rate = models * attacks / t * 1e6
         lines.append(f"  {models:2d} model(s) of A{attacks:<3d} {models * attacks:4d} dice: {t:6.1f} us, "
                      f"{rate:,.0f} dice/s, {rate / raw:.1%} of randint")
-    lines.append(f"  once an activation {fixed:.1f} us; each die more (one model, 2 -> 20 dice: its wound and save "
-                 f"rolls and damage too) {per_die:.2f} us; each shooting model more (1 -> 10, the same 20 dice) "
-                 f"{per_model:.2f} us")
-    lines.append(f"  (the 200 dice destroy the target unit before the pool's end: its remaining attacks are lost, "
-                 f"05.04). The mark, 20 dice at 10% of randint, is an activation of {mark:.1f} us, "
-                 f"and the once-an-activation cost alone (1 model, 2 dice) is {fixed / mark:.1f} times that")
+    lines.append(f"  each die {per_die:.2f} us (one model, 20 -> 40 dice: its wound and save rolls and damage too); "
+                 f"once an activation {once:.1f} us (one model's 20 dice, less those); each shooting model more "
+                 f"{per_model:.2f} us (1 -> 10, the same 20 dice)")
+    lines.append(f"  The mark, 20 dice at 10% of randint, is an activation of {mark:.1f} us: the once-an-activation "
+                 f"cost alone is {once / mark:.1f} times that. (2 dice: 4 in 9 activations wound nothing and stop "
+                 f"at the wound roll; 200 dice: the damage past the target unit's last model is lost, 05.04)")
     return lines
 
 

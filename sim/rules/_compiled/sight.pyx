@@ -20,7 +20,7 @@ from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_STRIDES,
 import numpy as np
 
 from sim.rules._compiled.common cimport _min, _max, _clip01, _all_of, _bounded, _finite, _indices
-from sim.rules._compiled import BOOL, F64, INTP, NDARRAY
+from sim.rules._compiled import BOOL, F64, INTP
 
 include "shared.pxi"
 include "visibility/kernels.pxi"

@@ -4,9 +4,6 @@
 # sim/rules/visibility: a file for each module with twins).
 
 
-_NDARRAY = NDARRAY   # (the buffer-reading twins below take exactly this type, as _all_of)
-
-
 cdef inline const unsigned char* _at(Py_buffer* b, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
     """The byte at [i, j] of a 2-D buffer (any strides)."""
     return <const unsigned char*> b.buf + i * b.strides[0] + j * b.strides[1]
@@ -22,9 +19,6 @@ def cover_rows_known(fv_known_, fv_, hideable_, within_any_, r0_, r1_, c0_, c1_)
     itself, not a subclass (a matrix's answer has two dimensions, a masked array's hides
     values) nor another object with an array's attributes (whose buffer they need not
     describe)."""
-    if not (type(fv_known_) is _NDARRAY and type(fv_) is _NDARRAY and type(hideable_) is _NDARRAY
-            and type(within_any_) is _NDARRAY):
-        return None
     if not _all_of((fv_known_, fv_, hideable_, within_any_), BOOL):
         return None
     if not (type(r0_) is int and type(r1_) is int and type(c0_) is int and type(c1_) is int):
@@ -73,8 +67,6 @@ def rows_seen_nearest(visible_, dist_, r0_, r1_, c0_, c1_):
     identity: the reference raises), a NaN or a negative zero among the distances (which of
     two NaNs or of two zeros numpy's reduction keeps is its own), and any argument that is not a
     numpy array itself (read through its buffer, as cover_rows_known reads its)."""
-    if not (type(visible_) is _NDARRAY and type(dist_) is _NDARRAY):
-        return None
     if not (_all_of((visible_,), BOOL) and _all_of((dist_,), F64)):
         return None
     if not (type(r0_) is int and type(r1_) is int and type(c0_) is int and type(c1_) is int):
