@@ -156,12 +156,12 @@ def main() -> None:
     if "--shapes" in sys.argv:  # what an activation costs once, per shooting model and per die
         CLOCK = time.process_time
         before = baseline()
-        lines = shapes()
+        lines, once = shapes()
         after = baseline()
         loop_ms = _baseline.mean(before, after).python_s * 1e3
         print("\n".join(lines))
         print(_baseline.line(before, after, [f"the baseline in CPU time, as the activations; once an activation "
-                                             f"{SHAPE_ONCE[0] / loop_ms:.2f} us per pure-Python-loop ms"]))
+                                             f"{once / loop_ms:.2f} us per pure-Python-loop ms"]))
         return
     if "--cpu" in sys.argv:
         CLOCK = time.process_time
@@ -215,10 +215,9 @@ RAW_DICE = 500_000
 
 SHAPES = ((1, 2), (1, 20), (1, 40), (10, 2), (10, 20))  # (shooting models, A of each)
 SHAPE_ROUNDS = 9
-SHAPE_ONCE = [0.0]  # (--shapes: what an activation costs once, us, for the baseline's line)
 
 
-def shapes() -> list[str]:
+def shapes() -> tuple[list[str], float]:
     """--shapes: the median activation (CPU time) of each of SHAPES, and what they say an
     activation costs per attack die (one model, 20 -> 40 dice: each die with the wound and save
     rolls and the damage it leads to; both shapes reach every step of the sequence, a pool of 20
@@ -226,7 +225,8 @@ def shapes() -> list[str]:
     shooting model more (1 -> 10 models, the same 20 dice). The 2 dice of one model are the least
     an activation takes (4 in 9 of them wound nothing and stop after the wound roll); the 200
     dice of ten a large pool's rate (every die rolled, a step's dice at once, but the damage of
-    the unsaved wounds past the target unit's last model is lost: 05.04)."""
+    the unsaved wounds past the target unit's last model is lost: 05.04). Returns the lines to
+    print and the once-an-activation microseconds."""
     specs = {shape: parse_scenario(scenario(*shape), "bench") for shape in SHAPES}
     times: dict[tuple, list[float]] = {shape: [] for shape in SHAPES}
     for _ in range(SHAPE_ROUNDS):  # (the shapes in turn, a battle each a round: a busy minute meets all)
@@ -234,7 +234,7 @@ def shapes() -> list[str]:
             times[shape] += run_once(specs[shape], shape[0])[0][2:]
     us = {shape: statistics.median(t) * 1e6 for shape, t in times.items()}
     per_die = (us[1, 40] - us[1, 20]) / 20
-    once = SHAPE_ONCE[0] = us[1, 20] - 20 * per_die
+    once = us[1, 20] - 20 * per_die
     per_model = (us[10, 2] - us[1, 20]) / 9
     raw = raw_d6_rates()[0]
     mark = 20 / (raw / 10) * 1e6  # (issue 29: 20 dice at a tenth of randint's rate)
@@ -250,7 +250,7 @@ def shapes() -> list[str]:
     lines.append(f"  The mark, 20 dice at 10% of randint, is an activation of {mark:.1f} us: the once-an-activation "
                  f"cost alone is {once / mark:.1f} times that. (2 dice: 4 in 9 activations wound nothing and stop "
                  f"at the wound roll; 200 dice: the damage past the target unit's last model is lost, 05.04)")
-    return lines
+    return lines, once
 
 
 def raw_d6_rates(n: int = RAW_DICE) -> tuple[float, float]:

@@ -57,10 +57,9 @@ UNIT = FLOOR.UNIT
 class Ready:
     """What the world would have ready for the rules, per target unit (made before the clock)."""
 
-    __slots__ = ("weapon", "target", "roster", "T", "ids", "end")
+    __slots__ = ("weapon", "target", "roster", "T", "end")
 
     def __init__(self, battle: Battle, target_id: str):
-        battle._enter()
         t = battle.units[target_id]
         self.weapon = W.weapons_of(battle.models[FLOOR.SHOOTERS[0]])[0]
         self.target, self.roster, self.T = t, W.roster(t), W.toughness(t)
@@ -78,6 +77,8 @@ def rules_activation(cmd, ready: Ready, tid: str, dice: Dice, turn: int, log: li
     # 04.02 the weapon at the target (one answer for the ten alike models, as the engine's WeaponAt)
     problem, hit_mods = SH.ranged_target_answer(SH.RangedTargetFacts(
         SH.NORMAL, False, False, False, False, True, True, False, False, False, False))
+    if problem is not None:  # (as the engine's plan refuses it)
+        raise SystemExit(problem)
     key = PL.attack_key(w, (), False, (), hit_mods, (), (), 0, False)
     sels = cmd.selections
     rec({"type": ev.WEAPONS_SELECTED, "unit": UNIT, "kind": "shoot",
