@@ -21,8 +21,9 @@ Workloads (each tree's own engine and bench helpers):
   attacks    bench_attacks' battle of 40 activations, N times
   full       default v default on scenarios/ladder/full_size.toml (20 units a side, deployed by the
              rules: the placement solver's set-ups, reserves arriving), seeds 1..N
+  full-random  the same battles, random v random (the README's full-size row)
 
-Run: .venv/bin/python tests/bench/instructions.py OTHER_TREE [--workload x2|tactician|attacks|full]
+Run: .venv/bin/python tests/bench/instructions.py OTHER_TREE [--workload x2|tactician|attacks|full|full-random]
      [--battles N]   (OTHER_TREE: another checkout's root, e.g. a worktree of the commit before)
 """
 
@@ -74,6 +75,17 @@ from sim.players import play_battle
 from sim.players.runner import frozen_heap
 from sim.scenario.load import load_scenario
 spec = with_players(load_scenario({tree!r} + "/scenarios/ladder/full_size.toml"), ("default", "default"))
+for seed in range(1, n + 1):
+    with Battle(spec, seed=seed) as b, frozen_heap():
+        play_battle(b, spec)
+""",
+    "full-random": """
+from sim.analysis.stats import with_players
+from sim.battle import Battle
+from sim.players import play_battle
+from sim.players.runner import frozen_heap
+from sim.scenario.load import load_scenario
+spec = with_players(load_scenario({tree!r} + "/scenarios/ladder/full_size.toml"), ("random", "random"))
 for seed in range(1, n + 1):
     with Battle(spec, seed=seed) as b, frozen_heap():
         play_battle(b, spec)
