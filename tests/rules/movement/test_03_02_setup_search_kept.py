@@ -63,6 +63,28 @@ def test_ranked_of_keys_out_of_its_range_is_lexsort():
 
 
 @pytest.mark.parametrize("seed", range(6))
+def test_ranking_read_in_part_is_the_head_of_lexsort(seed):
+    """``_Ranking.prefix``: the first k of the order, read in the search's growing chunks or at
+    any k, with many ties at the k-th key (a lattice's distances), and keys it cannot join."""
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.choice([1, 5, 300, 4000]))
+    s = np.round(np.round(rng.uniform(0.0, 40.0, size=n) * 2) / 2, 6)   # (few distinct values)
+    lat = np.round(rng.choice([0.0, 1.5, 2.5, 7.0], size=n), 6)
+    if seed == 5:
+        s[rng.random(n) < 0.1] = np.inf   # (lexsort itself, whole)
+    keys = [s, lat]
+    want = _lexsort(keys).tolist()
+    ranking = PL._Ranking(keys, (6, 6))
+    assert len(ranking) == n
+    for k in sorted({0, 1, 2, 127, 128, 129, 384, n // 4 - 1, n // 4, n - 1, n, n + 5} - {-1}):
+        assert PL._Ranking(keys, (6, 6)).prefix(k).tolist() == want[:k]
+    start, size = 0, PL.CHUNK   # (as _legal_in_rank_order reads it: one object, growing)
+    while start < n:
+        assert ranking.prefix(start + size)[start:].tolist() == want[start:start + size]
+        start, size = start + size, min(2 * size, PL.MAX_CHUNK)
+
+
+@pytest.mark.parametrize("seed", range(6))
 def test_the_anchor_spots_rank_as_lexsort_ranks_them(seed):
     """(A search's own anchor keys: each preference, each kind of region, bases of each shape.)"""
     rng = np.random.default_rng(seed)
@@ -224,3 +246,50 @@ def test_zone_pieces_player_edge_and_area_are_the_readings(seed):
         assert len(got) == len(want)
         for (n, off), (wn, woff) in zip(got, want):
             assert n.tobytes() == wn.tobytes() and off.tobytes() == woff.tobytes()
+
+
+# --- the spots off the battlefield or out of the strip, left out before the ranking -----------
+
+def _regions_without_a_zone(rng):
+    enemies = [random_base(rng, *rng.uniform([0, 14], [60, 44])) for _ in range(12)]
+    transport = Footprint("oval", *rng.uniform([10, 10], [50, 34]), 170 * MM, 105 * MM, float(rng.uniform(0, 180)))
+    return [RG.ingress_strip(BOARD, enemies, NORTH, round=2), RG.ingress_strip(BOARD, enemies, None, round=3),
+            RG.deep_strike(BOARD, enemies), RG.out_of_transport(BOARD, transport, enemies[:3])]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_edges_mask_is_false_only_where_mask_is_and_leaves_the_rest_alone(seed):
+    """``ModelRule.edges_mask`` (a region with no zone): every spot it rules out, ``mask``
+    rules out; the spots it keeps get ``mask``'s answers alone as beside the others. A region
+    with a zone has none."""
+    rng = np.random.default_rng(200 + seed)
+    fps = [Footprint("round", 0.0, 0.0, 32 * MM, 32 * MM), Footprint("oval", 0.0, 0.0, 170 * MM, 105 * MM, 30.0),
+           Footprint("rect", 0.0, 0.0, 8.0, 5.0), Footprint("round", 0.0, 0.0, 7.0, 7.0)]   # (the last: edge modes)
+    c = rng.uniform([-2.0, -2.0], [62.0, 46.0], size=(3000, 2))
+    for region in _regions_without_a_zone(rng):
+        for fp in fps:
+            rule = region.rule_for(fp)
+            want = rule.mask(c)
+            near = rule.edges_mask(c)
+            assert not (want & ~near).any() and (~near).any()
+            assert rule.mask(c[near]).tolist() == want[near].tolist()
+    assert RG.deployment(SOUTH, BOARD).rule_for(fps[0]).edges_mask(c) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_search_finds_the_same_placements_without_the_spots_the_edges_rule_out(seed, monkeypatch):
+    """(The ingress strip's and a Deep Strike's searches, with and without the spots
+    ``edges_mask`` rules out before the ranking: the same placements in the same order.)"""
+    rng = np.random.default_rng(300 + seed)
+    others = [(f"o{i}", random_base(rng, *rng.uniform([0, 0], [60, 44]))) for i in range(40)]
+    models = [(f"m{i}", Footprint("round", 0.0, 0.0, 32 * MM, 32 * MM)) for i in range(5)]
+    if seed % 2:
+        models = [("big", Footprint("oval", 0.0, 0.0, 170 * MM, 105 * MM))] + models[:2]
+    prefer = PL.Prefer.toward(tuple(rng.uniform([0, 0], [60, 44])))
+
+    def found():
+        return [(p.positions, p.angles, p.anchor) for region in _regions_without_a_zone(np.random.default_rng(seed))[:3]
+                for p in PL.placement_options(models, region, others, (), prefer, count=6, apart=3.0, turn=True)]
+    got = found()
+    monkeypatch.setattr(RG.ModelRule, "edges_mask", lambda self, c: None)
+    assert got == found() and got

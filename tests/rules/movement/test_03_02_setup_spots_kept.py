@@ -270,7 +270,10 @@ def test_anchors_in_rank_order_are_the_legal_ones_whatever_the_chunks(seed):
     fp = Footprint("round", 0.0, 0.0, 40 * MM, 40 * MM)
     c = np.vstack([table.rule(fp).seeds(), rng.uniform([0, 0], [60, 14], size=(3000, 2))])
     ranked = rng.permutation(len(c))
-    got = list(PL._legal_in_rank_order(ranked, c, np.zeros(len(c), dtype=int), [fp], table))
+    rank_of = np.empty(len(c))
+    rank_of[ranked] = np.arange(len(c))   # (keys whose order is ``ranked``, read a chunk at a time)
+    ranking = PL._Ranking([rank_of, np.zeros(len(c))], (6, 6))
+    got = list(PL._legal_in_rank_order(ranking, c, np.zeros(len(c), dtype=int), [fp], table))
     legal = table.legal(fp, c)
     want = [i for i in ranked.tolist() if legal[i]]
     assert got == want and len(ranked) > PL.MAX_CHUNK + PL.CHUNK and 0 < len(want) < len(c)

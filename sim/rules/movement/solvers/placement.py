@@ -245,27 +245,61 @@ def _anchor_decimals(prefer: Prefer) -> tuple[int, int]:
     return (2 if prefer.edge else 6), 6
 
 
-_WHOLE = 2.0 ** 40   # (a rounded key read as an integer below this is exact: see _ranked)
+_WHOLE = 2.0 ** 40   # (a rounded key read as an integer below this is exact: see _Ranking)
 
 
 def _ranked(keys: list[np.ndarray], decimals: tuple[int, int]) -> np.ndarray:
     """``np.lexsort([np.arange(n)] + keys[::-1])`` of two keys, each rounded by ``np.round(x, d)``
     to its ``decimals`` d: the indices in the order of the first key, then the second, then the
-    index. np.round(x, d) is rint(x * 10**d) / 10**d, so each key read back as the integer
+    index (the whole of ``_Ranking``'s order, which a search reads only as far as it needs)."""
+    return _Ranking(keys, decimals).prefix(len(keys[0]))
+
+
+class _Ranking:
+    """``_ranked``'s order of the anchor spots, worked out only as far as it is read
+    (``prefix``): a search usually finds its anchor among the first chunk of a few thousand
+    spots, so the order of the rest is never needed.
+
+    np.round(x, d) is rint(x * 10**d) / 10**d, so each key read back as the integer
     rint(k * 10**d) is that rint (exact while below 2**40: the two roundings err by far less
-    than a half), and the integers order and tie as the keys do; the two joined into one
-    (the first's offset times the second's span, plus the second's offset) and sorted stably
-    (ties by index) give lexsort's order, at under half its cost on a few thousand anchor
-    spots. Keys not finite or too large for that are sorted by np.lexsort itself."""
-    (k1, k2), (d1, d2) = keys, decimals
-    m1, m2 = np.rint(k1 * 10.0 ** d1), np.rint(k2 * 10.0 ** d2)
-    if len(m1) and np.isfinite(m1).all() and np.isfinite(m2).all():
-        lo1, hi1, lo2, hi2 = m1.min(), m1.max(), m2.min(), m2.max()
-        span2 = int(hi2 - lo2) + 1
-        if max(-lo1, hi1, -lo2, hi2) < _WHOLE and (int(hi1 - lo1) + 1) * span2 < 2 ** 62:
-            joined = (m1.astype(np.int64) - int(lo1)) * span2 + (m2.astype(np.int64) - int(lo2))
-            return np.argsort(joined, kind="stable")
-    return np.lexsort([np.arange(len(k1)), k2, k1])
+    than a half), and the integers order and tie as the keys do; the two are joined into one
+    (the first's offset times the second's span, plus the second's offset). The first ``k`` of
+    the stable order of the joined keys (ties by index) are the first ``k`` of the stable order
+    of the spots whose joined key is at most the ``k``-th smallest (np.partition's): every spot
+    before them in the order is among them, and they keep the order of their indices. Keys not
+    finite or too large to join are ordered by np.lexsort itself, whole."""
+
+    __slots__ = ("_joined", "_full", "_n")
+
+    def __init__(self, keys: list[np.ndarray], decimals: tuple[int, int]):
+        (k1, k2), (d1, d2) = keys, decimals
+        self._n = n = len(k1)
+        self._joined = self._full = None
+        m1, m2 = np.rint(k1 * 10.0 ** d1), np.rint(k2 * 10.0 ** d2)
+        if n and np.isfinite(m1).all() and np.isfinite(m2).all():
+            lo1, hi1, lo2, hi2 = m1.min(), m1.max(), m2.min(), m2.max()
+            span2 = int(hi2 - lo2) + 1
+            if max(-lo1, hi1, -lo2, hi2) < _WHOLE and (int(hi1 - lo1) + 1) * span2 < 2 ** 62:
+                self._joined = (m1.astype(np.int64) - int(lo1)) * span2 + (m2.astype(np.int64) - int(lo2))
+                return
+        self._full = np.lexsort([np.arange(n), k2, k1])
+
+    def __len__(self) -> int:
+        return self._n
+
+    def prefix(self, k: int) -> np.ndarray:
+        """The first ``k`` indices of the order (all of them when ``k`` is at least their
+        number)."""
+        k = min(k, self._n)
+        if self._full is None and 4 * k >= self._n:   # (most of it: the whole order, once)
+            self._full = np.argsort(self._joined, kind="stable")
+        if self._full is not None:
+            return self._full[:k]
+        if k <= 0:
+            return np.zeros(0, dtype=np.intp)
+        j = self._joined
+        sel = np.flatnonzero(j <= np.partition(j, k - 1)[k - 1])
+        return sel[np.argsort(j[sel], kind="stable")][:k]
 
 
 def _model_keys(prefer: Prefer | None, fp: Footprint, c: np.ndarray, anchor: np.ndarray, board) -> list[np.ndarray]:
@@ -441,12 +475,21 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
     order = sorted(models, key=lambda p: (-base_area(p[1]), p[0]))
     mid0, fp0 = order[0]
     board = table.region.board
-    cands, groups, keys = [], [], []
+    cands, groups, keys, lows, highs = [], [], [], [], []
     for g, f in enumerate(_facings(fp0, turn, table.region)):
-        s = table.rule(f).seeds()
+        rule = table.rule(f)
+        s = rule.seeds()
         if len(s):
             lo, hi = col_min(s), col_max(s)
             s = np.vstack([s, table.contact_spots(f, lo, hi)])
+            lows.append(col_min(s))
+            highs.append(col_max(s))
+            # (a region without a zone: the spots off the battlefield or out of the edge strip,
+            # most of a deep ingress search's, left out before they are ranked; the others
+            # rank and test as they would beside them, ModelRule.edges_mask)
+            near = rule.edges_mask(s)
+            if near is not None:
+                s = s[near]
             cands.append(s)
             groups.append(np.full(len(s), g))
             keys.append(_anchor_keys(prefer, f, s, board))
@@ -456,9 +499,9 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
     facings = _facings(fp0, turn, table.region)
     c, group = np.vstack(cands), np.concatenate(groups)
     keys = [np.concatenate([k[i] for k in keys]) for i in range(len(keys[0]))]
-    ranked = _ranked(keys, _anchor_decimals(prefer))
+    ranked = _Ranking(keys, _anchor_decimals(prefer))
     found, anchors, attempts = 0, [], []
-    span = col_max(c) - col_min(c)
+    span = np.max(highs, axis=0) - np.min(lows, axis=0)   # (every spot's, those left out too)
     step = min(ANCHOR_APART, max(0.1 * float(span.min()), 0.05))   # (a small region: anchors closer)
     others = table.others
     for i in _legal_in_rank_order(ranked, c, group, facings, table):
@@ -494,12 +537,12 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
             return
 
 
-def _legal_in_rank_order(ranked: np.ndarray, c: np.ndarray, group: np.ndarray, facings, table: _Table):
-    """The indices of the legal candidates among ``ranked``, in that order: tested a chunk at
-    a time, so a search that finds its anchor early tests few spots."""
+def _legal_in_rank_order(ranked: _Ranking, c: np.ndarray, group: np.ndarray, facings, table: _Table):
+    """The indices of the legal candidates in ``ranked``'s order: tested a chunk at a time, so a
+    search that finds its anchor early tests few spots (and orders few)."""
     start, size = 0, CHUNK
     while start < len(ranked):
-        idx = ranked[start:start + size]
+        idx = ranked.prefix(start + size)[start:]
         start, size = start + size, min(2 * size, MAX_CHUNK)
         ok = np.zeros(len(idx), dtype=bool)
         for g, f in enumerate(facings):

@@ -309,8 +309,24 @@ class ModelRule:
 
     def mask(self, c: np.ndarray) -> np.ndarray:
         """(K,) whether the base at each centre keeps every limit of the region (SLACK inside)."""
-        rg, fp = self.region, self.fp
         c = np.asarray(c, dtype=float).reshape(-1, 2)
+        return self._rest_mask(c, self._edges_and_zone(c))
+
+    def edges_mask(self, c: np.ndarray) -> np.ndarray | None:
+        """(K,) ``mask``'s tests that read the battlefield's edges alone, for a region with no
+        zone (an ingress's strip, a Deep Strike, a disembark): on the battlefield, touching an
+        edge (03.02.02's modes), within the strip. ``mask`` is False wherever this is, and, each
+        of its tests being each spot's own, gives the other spots the same answers with or
+        without these beside them. None for a region with a zone (whose test reads the spots as
+        one matrix product: ``mask`` alone)."""
+        if self.region.zone is not None:
+            return None
+        return self._edges_and_zone(np.asarray(c, dtype=float).reshape(-1, 2))
+
+    def _edges_and_zone(self, c: np.ndarray) -> np.ndarray:
+        """``mask``'s first tests: on the battlefield, touching an edge (03.02.02's modes) or
+        within the zone, within the edge strip."""
+        rg, fp = self.region, self.fp
         W, H = rg.board
         hx, hy = half_extents(fp)
         gx0, gx1, gy0, gy1 = c[:, 0] - hx, W - c[:, 0] - hx, c[:, 1] - hy, H - c[:, 1] - hy
@@ -325,6 +341,12 @@ class ModelRule:
             ok &= inside
         if rg.edge_strip is not None and self.mode == "" and ok.any():
             ok[ok] = _clear_of_box(fp, c[ok], rg.edge_strip - SLACK, rg.board)
+        return ok
+
+    def _rest_mask(self, c: np.ndarray, ok: np.ndarray) -> np.ndarray:
+        """``mask``'s tests after the battlefield's edges and the zone: the ``near`` target and
+        everything the region keeps away from, of the spots ``ok`` still holds."""
+        rg, fp = self.region, self.fp
         if rg.near is not None and ok.any():
             n = rg.near
             sel = np.flatnonzero(ok)
