@@ -170,12 +170,26 @@ def floor_battle(acts: list[tuple], rnd) -> tuple[list[float], list[list[dict]]]
     return times, logs
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def probe_start(doc: str) -> tuple[argparse.Namespace, _baseline.Baseline, object]:
+    """What every attack probe starts with: its arguments (``--battles N``), the baseline before
+    (tests/bench/_baseline.py) and bench_attacks' scenario."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--battles", type=int, default=7)
     args = ap.parse_args()
-    before = _baseline.measure()
-    spec = parse_scenario(BA.scenario(), "bench")
+    return args, _baseline.measure(), parse_scenario(BA.scenario(), "bench")
+
+
+def probe_end(before: _baseline.Baseline, figures: list[tuple[str, float]]) -> None:
+    """What every attack probe ends with: the baseline after it, and each figure (label,
+    microseconds) read in microseconds per millisecond of the pure-Python loop."""
+    after = _baseline.measure()
+    loop_ms = _baseline.mean(before, after).python_s * 1e3
+    print(_baseline.line(before, after, ["us per pure-Python-loop ms: " + ", ".join(
+        f"{label} {us / loop_ms:.2f}" for label, us in figures)]))
+
+
+def main() -> None:
+    args, before, spec = probe_start(__doc__)
     engine = engine_activations(spec)
     acts = [inputs(e) for e in engine]
     rnd = random.Random(1).random
@@ -194,10 +208,7 @@ def main() -> None:
           f"engine's, checked), the median over {args.battles} battles x {len(acts)} activations:")
     print(f"  the floor (the log built from plain values, its dice drawn): {f:.1f} us")
     print(f"  the engine: {e:.1f} us ({e / f:.1f}x the floor)")
-    after = _baseline.measure()
-    loop_ms = _baseline.mean(before, after).python_s * 1e3
-    print(_baseline.line(before, after, [f"us per pure-Python-loop ms: the floor {f / loop_ms:.2f}, "
-                                         f"the engine {e / loop_ms:.2f}"]))
+    probe_end(before, [("the floor", f), ("the engine", e)])
 
 
 if __name__ == "__main__":

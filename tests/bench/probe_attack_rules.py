@@ -26,7 +26,6 @@ Run: .venv/bin/python tests/bench/probe_attack_rules.py [--battles N]
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
@@ -36,7 +35,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import _baseline  # noqa: E402  (beside this script)
 import bench_attacks as BA  # noqa: E402
 import probe_attack_floor as FLOOR  # noqa: E402
 from sim import events as ev  # noqa: E402
@@ -48,7 +46,6 @@ from sim.rules import shooting as SH  # noqa: E402
 from sim.rules.dice import Dice  # noqa: E402
 from sim.rules.sequence import (DamageState, PoolState, inflict_damage, roll_hits, roll_saves,  # noqa: E402
                                 roll_wounds, strength_text)
-from sim.scenario.load import parse_scenario  # noqa: E402
 from sim.world import queries as W  # noqa: E402
 
 UNIT = FLOOR.UNIT
@@ -133,11 +130,7 @@ def rules_battle(spec, cmds, ready: list[Ready], turns: list[int]) -> tuple[list
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--battles", type=int, default=7)
-    args = ap.parse_args()
-    before = _baseline.measure()
-    spec = parse_scenario(BA.scenario(), "bench")
+    args, before, spec = FLOOR.probe_start(__doc__)
     engine = FLOOR.engine_activations(spec)
     cmds = BA.commands()
     with Battle(spec, record_dice=True) as b:
@@ -163,10 +156,7 @@ def main() -> None:
     print(f"  the rules' own functions and the log, the world's answers ready: {r:.1f} us")
     print(f"  the engine: {e:.1f} us ({e / r:.1f}x the rules and the log; {e - r:.1f} us the world's queries and "
           f"changes, sight, range and cover, the systems and the end of the turn)")
-    after = _baseline.measure()
-    loop_ms = _baseline.mean(before, after).python_s * 1e3
-    print(_baseline.line(before, after, [f"us per pure-Python-loop ms: the log {f / loop_ms:.2f}, the rules and the "
-                                         f"log {r / loop_ms:.2f}, the engine {e / loop_ms:.2f}"]))
+    FLOOR.probe_end(before, [("the log", f), ("the rules and the log", r), ("the engine", e)])
 
 
 if __name__ == "__main__":

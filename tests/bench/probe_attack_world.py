@@ -38,7 +38,6 @@ Run: .venv/bin/python tests/bench/probe_attack_world.py [--battles N]
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -47,7 +46,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import _baseline  # noqa: E402  (beside this script)
 import bench_attacks as BA  # noqa: E402
 import probe_attack_floor as FLOOR  # noqa: E402
 import probe_attack_rules as RULES  # noqa: E402
@@ -64,7 +62,6 @@ from sim.rules import shooting as SH  # noqa: E402
 from sim.rules.sequence import (DamageState, PoolState, inflict_damage, roll_hits, roll_saves,  # noqa: E402
                                 roll_wounds, strength_text)
 from sim.rules.visibility.index import rows_seen_nearest  # noqa: E402
-from sim.scenario.load import parse_scenario  # noqa: E402
 from sim.world import mutations as M  # noqa: E402
 from sim.world import queries as W  # noqa: E402
 
@@ -245,11 +242,7 @@ def engine_battle(spec, cmds) -> tuple[list[list[dict]], list[str]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--battles", type=int, default=7)
-    args = ap.parse_args()
-    before = _baseline.measure()
-    spec = parse_scenario(BA.scenario(), "bench")
+    args, before, spec = FLOOR.probe_start(__doc__)
     cmds = BA.commands()
     want_logs, want_hashes = engine_battle(spec, cmds)
     want = [[json.dumps(e, sort_keys=True) for e in log] for log in want_logs]
@@ -274,10 +267,7 @@ def main() -> None:
     print(f"  a lean activation, the world read and written directly: {lean:.1f} us "
           f"({lean - rules:.1f} us the world's reads and writes)")
     print(f"  the engine: {engine:.1f} us ({engine / lean:.2f}x the lean activation)")
-    after = _baseline.measure()
-    loop_ms = _baseline.mean(before, after).python_s * 1e3
-    print(_baseline.line(before, after, [f"us per pure-Python-loop ms: the rules and the log {rules / loop_ms:.2f}, "
-                                         f"the lean activation {lean / loop_ms:.2f}, the engine {engine / loop_ms:.2f}"]))
+    FLOOR.probe_end(before, [("the rules and the log", rules), ("the lean activation", lean), ("the engine", engine)])
 
 
 if __name__ == "__main__":
