@@ -6,7 +6,8 @@ every event of every battle (dice, decisions, moves...) written as sorted JSON a
 order. Same code, same hash, on any machine and Python version. A restructuring step that
 keeps the hash keeps every one of those battles byte-identical.
 
-Run: .venv/bin/python tests/bench/event_hash.py [--battles N] [--players red,blue]
+Run: .venv/bin/python tests/bench/event_hash.py [--battles N] [--players red,blue] [--scenario FILE]
+(e.g. --scenario scenarios/ladder/full_size.toml: the full-size armies, deployed by the rules)
 """
 
 from __future__ import annotations
@@ -48,10 +49,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--battles", type=int, default=20)
     ap.add_argument("--players", default="random,random")
+    ap.add_argument("--scenario", default=str(ROOT / "scenarios/battle_default.toml"))
     args = ap.parse_args()
     players = tuple(args.players.split(","))
-    events, states = events_hash(args.battles, players)
-    print(f"{args.battles} battles ({' v '.join(players)}): event hash {events}, final-state hash {states}")
+    events, states = events_hash(args.battles, players, Path(args.scenario))
+    print(f"{args.battles} battles ({' v '.join(players)}) of {Path(args.scenario).name}: event hash {events}, "
+          f"final-state hash {states}")
 
 
 if __name__ == "__main__":

@@ -20,15 +20,19 @@ directly, once each:
   .mutations), the removals noted for the indexes, the end of the turn
   (sim.phases.upkeep.roll_over_turn) and the commands counted.
 
+It reads the engine's own facts for 04.02 and its cover modifier (sim.plan.shoot_targets'
+``_ranged_facts`` and ``_COVER``, private to the plan), so the two cannot drift apart.
 It covers only the plain case the benchmark plays (one weapon profile without abilities, free
 play, no rules, no decisions, no model with Deadly Demise or a transport's passengers to
 disembark: the engine's general path decides all of those): a floor for a
 redesign of the activation's path through the world, not a second engine. Its events are
 checked equal to the engine's (JSON with sorted keys, every event of every activation of every
-timed battle) and, in a first battle that is not timed, the battle's state hash equal to the
-engine's after every Shoot and every End Turn (sim.world.state_hash: every field the rules
-read), so it makes every write the engine makes that the rules read (and the notices the
-indexes take changes from: the unit touched, its shot, the removals).
+timed battle) and, in a first battle that is not timed, the battle's state hash and commands
+counted equal to the engine's after every Shoot and every End Turn (sim.world.state_hash: every
+field the rules read), so it makes every write the engine makes that the rules read. The
+notices the indexes take changes from (sim.world.changes: the unit touched, its shot, the
+removals), which no state hash reads, are checked equal to the engine's, in order, by
+tests/bench/test_probe_attack_world.py.
 
 Prints the median microseconds an activation of this layer beside the rules' layer's and the
 engine's (the same battles, timed the same way: bench_attacks.run_once) and the same-run
@@ -56,7 +60,7 @@ from sim.commands import EndTurn, to_dict  # noqa: E402
 from sim.components import Unit  # noqa: E402
 from sim.phases.upkeep import roll_over_turn  # noqa: E402
 from sim.players.runner import frozen_heap  # noqa: E402
-from sim.plan.shoot_targets import _ranged_facts, shooters_of  # noqa: E402
+from sim.plan.shoot_targets import _COVER, _ranged_facts, shooters_of  # noqa: E402  (the engine's own)
 from sim.rules import pools as PL  # noqa: E402
 from sim.rules import shooting as SH  # noqa: E402
 from sim.rules.sequence import (DamageState, PoolState, inflict_damage, roll_hits, roll_saves,  # noqa: E402
@@ -64,9 +68,6 @@ from sim.rules.sequence import (DamageState, PoolState, inflict_damage, roll_hit
 from sim.rules.visibility.index import rows_seen_nearest  # noqa: E402
 from sim.world import mutations as M  # noqa: E402
 from sim.world import queries as W  # noqa: E402
-
-_COVER = (("benefit of cover (13.08)", -1),)
-
 
 class _View:
     """What TargetView gives the 04.02 facts: the target's engagement and keywords."""
@@ -205,9 +206,9 @@ def lean_end_turn(battle: Battle, end) -> None:
     battle.commands_done += 1
 
 
-def lean_battle(spec, cmds, hashed: bool = False) -> tuple[list[float], list[list[dict]], list[str]]:
+def lean_battle(spec, cmds, hashed: bool = False) -> tuple[list[float], list[list[dict]], list[tuple]]:
     """Each activation's seconds, its events and (``hashed``: a run that checks, not one that
-    times) the battle's state hash after its Shoot and after its End Turn."""
+    times) the battle's state hash and commands counted after its Shoot and after its End Turn."""
     end = EndTurn()
     times, logs, hashes = [], [], []
     clock = time.perf_counter
@@ -217,27 +218,28 @@ def lean_battle(spec, cmds, hashed: bool = False) -> tuple[list[float], list[lis
             t0 = clock()
             lean_shoot(b, cmd)
             if hashed:
-                hashes.append(b.state_hash())
+                hashes.append((b.state_hash(), b.commands_done))
             lean_end_turn(b, end)
             times.append(clock() - t0)
             logs.append(b.events[n:])
             if hashed:
-                hashes.append(b.state_hash())
+                hashes.append((b.state_hash(), b.commands_done))
     return times, logs, hashes
 
 
-def engine_battle(spec, cmds) -> tuple[list[list[dict]], list[str]]:
-    """The engine's events and state hash after each Shoot and each End Turn, for the check."""
+def engine_battle(spec, cmds) -> tuple[list[list[dict]], list[tuple]]:
+    """The engine's events, and its state hash and commands counted after each Shoot and each
+    End Turn, for the check."""
     end = EndTurn()
     logs, hashes = [], []
     with Battle(spec, record_dice=True) as b:
         for cmd in cmds:
             n = len(b.events)
             b.run_command(cmd)
-            hashes.append(b.state_hash())
+            hashes.append((b.state_hash(), b.commands_done))
             b.run_command(end)
             logs.append(b.events[n:])
-            hashes.append(b.state_hash())
+            hashes.append((b.state_hash(), b.commands_done))
     return logs, hashes
 
 
@@ -252,14 +254,20 @@ def main() -> None:
     _times, logs, hashes = lean_battle(spec, cmds, hashed=True)   # (checked, and a warm-up)
     if [[json.dumps(e, sort_keys=True) for e in log] for log in logs] != want or hashes != want_hashes:
         raise SystemExit("the lean activation's events or state differ from the engine's: the probe needs mending")
+    RULES.rules_battle(spec, cmds, ready, turns)   # (warm-up)
     lean_times, rules_times, engine_times = [], [], []
-    for _ in range(args.battles):
+
+    def lean() -> None:
         times, logs, _hashes = lean_battle(spec, cmds)
         if [[json.dumps(e, sort_keys=True) for e in log] for log in logs] != want:
             raise SystemExit("the lean activation's events differ from the engine's: the probe needs mending")
-        lean_times += times
-        rules_times += RULES.rules_battle(spec, cmds, ready, turns)[0]
-        engine_times += BA.run_once(spec)[0]
+        lean_times.extend(times)
+
+    layers = [lean, lambda: rules_times.extend(RULES.rules_battle(spec, cmds, ready, turns)[0]),
+              lambda: engine_times.extend(BA.run_once(spec)[0])]
+    for k in range(args.battles):   # (each battle the three layers in turn, each first in turn)
+        for layer in layers[k % 3:] + layers[:k % 3]:
+            layer()
     lean, rules, engine = (statistics.median(t) * 1e6 for t in (lean_times, rules_times, engine_times))
     print(f"an activation of bench_attacks (20 attack dice; its events and the state after it equal to the "
           f"engine's, checked), the median over {args.battles} battles x {len(cmds)} activations, wall time:")

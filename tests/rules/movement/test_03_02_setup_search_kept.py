@@ -67,16 +67,16 @@ def test_ranking_read_in_part_is_the_head_of_lexsort(seed):
     """``_Ranking.prefix``: the first k of the order, read in the search's growing chunks or at
     any k, with many ties at the k-th key (a lattice's distances), and keys it cannot join."""
     rng = np.random.default_rng(100 + seed)
-    n = int(rng.choice([1, 5, 300, 4000]))
+    n = [1, 300, 700, 2000, 4000, 9000][seed]   # (above 512: the head ordered by partition)
     s = np.round(np.round(rng.uniform(0.0, 40.0, size=n) * 2) / 2, 6)   # (few distinct values)
     lat = np.round(rng.choice([0.0, 1.5, 2.5, 7.0], size=n), 6)
-    if seed == 5:
+    if seed == 4:
         s[rng.random(n) < 0.1] = np.inf   # (lexsort itself, whole)
     keys = [s, lat]
     want = _lexsort(keys).tolist()
     ranking = PL._Ranking(keys, (6, 6))
     assert len(ranking) == n
-    for k in sorted({0, 1, 2, 127, 128, 129, 384, n // 4 - 1, n // 4, n - 1, n, n + 5} - {-1}):
+    for k in sorted({0, 1, 2, 127, 128, 129, 384, 385, 896, n // 4 - 1, n // 4, n - 1, n, n + 5} - {-1}):
         assert PL._Ranking(keys, (6, 6)).prefix(k).tolist() == want[:k]
     start, size = 0, PL.CHUNK   # (as _legal_in_rank_order reads it: one object, growing)
     while start < n:
@@ -254,7 +254,8 @@ def _regions_without_a_zone(rng):
     enemies = [random_base(rng, *rng.uniform([0, 14], [60, 44])) for _ in range(12)]
     transport = Footprint("oval", *rng.uniform([10, 10], [50, 34]), 170 * MM, 105 * MM, float(rng.uniform(0, 180)))
     return [RG.ingress_strip(BOARD, enemies, NORTH, round=2), RG.ingress_strip(BOARD, enemies, None, round=3),
-            RG.deep_strike(BOARD, enemies), RG.out_of_transport(BOARD, transport, enemies[:3])]
+            RG.deep_strike(BOARD, enemies), RG.out_of_transport(BOARD, transport, enemies[:3]),
+            RG.out_of_wreck(BOARD, transport, enemies[:3]), RG.infiltrators(BOARD, NORTH, enemies)]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -278,18 +279,51 @@ def test_edges_mask_is_false_only_where_mask_is_and_leaves_the_rest_alone(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_search_finds_the_same_placements_without_the_spots_the_edges_rule_out(seed, monkeypatch):
-    """(The ingress strip's and a Deep Strike's searches, with and without the spots
-    ``edges_mask`` rules out before the ranking: the same placements in the same order.)"""
+    """(Every kind of region without a zone, every kind of preference, with and without the
+    spots ``edges_mask`` rules out before the ranking: the same placements in the same order,
+    and on a crowded battlefield the same refusals, word for word.)"""
     rng = np.random.default_rng(300 + seed)
-    others = [(f"o{i}", random_base(rng, *rng.uniform([0, 0], [60, 44]))) for i in range(40)]
+    crowded = [(f"o{i}", random_base(rng, *rng.uniform([0, 0], [60, 44]))) for i in range(40)]
+    if seed % 2:   # (big bases all over: some searches find no room)
+        crowded += [(f"w{i}", Footprint("round", *rng.uniform([0, 0], [60, 44]), 5.0, 5.0)) for i in range(90)]
     models = [(f"m{i}", Footprint("round", 0.0, 0.0, 32 * MM, 32 * MM)) for i in range(5)]
     if seed % 2:
         models = [("big", Footprint("oval", 0.0, 0.0, 170 * MM, 105 * MM))] + models[:2]
-    prefer = PL.Prefer.toward(tuple(rng.uniform([0, 0], [60, 44])))
+    regions = _regions_without_a_zone(np.random.default_rng(seed))
+    prefers = [PL.Prefer(), PL.Prefer.toward(tuple(rng.uniform([0, 0], [60, 44]))), PL.Prefer.against("west"),
+               PL.Prefer.toward_bases(regions[4].near.target)]
+
+    # (crowded, a wreck's searches run through every anchor before they refuse: left to seeds 0, 2)
+    searched = [(k, r) for k, r in enumerate(regions) if not (seed % 2 and k == 4)]
 
     def found():
-        return [(p.positions, p.angles, p.anchor) for region in _regions_without_a_zone(np.random.default_rng(seed))[:3]
-                for p in PL.placement_options(models, region, others, (), prefer, count=6, apart=3.0, turn=True)]
+        out = []
+        for k, region in searched:
+            for j, prefer in enumerate(prefers):
+                out.append([(p.positions, p.angles, p.anchor) for p in PL.placement_options(
+                    models, region, crowded, (), prefer, count=3, apart=3.0, turn=True)])
+                if k in (0, 3) and j < 2:   # (a refusal's search runs to its end: two regions' only)
+                    out.append(str(PL.place_unit(models, region, crowded, (), prefer, unit="u",
+                                                 partial=seed == 3)))
+        return out
     got = found()
     monkeypatch.setattr(RG.ModelRule, "edges_mask", lambda self, c: None)
-    assert got == found() and got
+    assert got == found()
+    assert any(isinstance(x, list) and x for x in got)
+    if seed % 2:   # (a crowded battlefield: some searches refused)
+        assert any(isinstance(x, str) and x.startswith("u:") for x in got)
+
+
+@pytest.mark.parametrize("prefer", ["none", "toward", "against", "bases"])
+def test_a_search_whose_spots_the_edges_all_rule_out_refuses(prefer, monkeypatch):
+    """(A facing left with no spot at all after ``edges_mask``: the search goes on with the
+    others and, with none left anywhere, refuses as a search with no legal spot does.)"""
+    rng = np.random.default_rng(7)
+    wreck = _regions_without_a_zone(rng)[4]
+    p = {"none": PL.Prefer(), "toward": PL.Prefer.toward((30.0, 20.0)), "against": PL.Prefer.against("west"),
+         "bases": PL.Prefer.toward_bases(wreck.near.target)}[prefer]
+    models = [("big", Footprint("oval", 0.0, 0.0, 170 * MM, 105 * MM)), ("m0", Footprint("round", 0.0, 0.0, 32 * MM, 32 * MM))]
+    assert PL.place_unit(models, wreck, (), (), p, unit="u", turn=True)
+    monkeypatch.setattr(RG.ModelRule, "edges_mask", lambda self, c: np.zeros(len(c), dtype=bool))
+    got = PL.place_unit(models, wreck, (), (), p, unit="u", turn=True)
+    assert not got and str(got).startswith("u: no ")   # (the refusal of a search that found no anchor)

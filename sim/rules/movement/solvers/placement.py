@@ -290,12 +290,12 @@ class _Ranking:
     def prefix(self, k: int) -> np.ndarray:
         """The first ``k`` indices of the order (all of them when ``k`` is at least their
         number)."""
-        k = min(k, self._n)
+        k = max(0, min(k, self._n))
         if self._full is None and 4 * k >= self._n:   # (most of it: the whole order, once)
             self._full = np.argsort(self._joined, kind="stable")
         if self._full is not None:
             return self._full[:k]
-        if k <= 0:
+        if not k:
             return np.zeros(0, dtype=np.intp)
         j = self._joined
         sel = np.flatnonzero(j <= np.partition(j, k - 1)[k - 1])
@@ -485,7 +485,7 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
             lows.append(col_min(s))
             highs.append(col_max(s))
             # (a region without a zone: the spots off the battlefield or out of the edge strip,
-            # most of a deep ingress search's, left out before they are ranked; the others
+            # about half of a deep ingress search's, left out before they are ranked; the others
             # rank and test as they would beside them, ModelRule.edges_mask)
             near = rule.edges_mask(s)
             if near is not None:
