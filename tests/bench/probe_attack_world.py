@@ -69,6 +69,7 @@ from sim.rules.visibility.index import rows_seen_nearest  # noqa: E402
 from sim.world import mutations as M  # noqa: E402
 from sim.world import queries as W  # noqa: E402
 
+
 class _View:
     """What TargetView gives the 04.02 facts: the target's engagement and keywords."""
 
@@ -103,6 +104,8 @@ def lean_shoot(battle: Battle, cmd) -> None:
             for s, mid in zip(sels, sh.ids)) or sh.loadout_of.count(sh.loadout_of[0]) != len(sh.ids):
         raise SystemExit("the probe plays the plain case only")
     w = next(p for p in sh.weapons[0] if p.name == s0.weapon and not p.is_melee)
+    if w.abilities or battle.resources.has_rules or battle.turn_state is not None:
+        raise SystemExit("the probe plays the plain case only")
     t = battle.units[s0.target]
     tunit = esper.component_for_entity(t, Unit)
     if tunit.owner == esper.component_for_entity(ent, Unit).owner or W.unit_destroyed(t):
