@@ -31,7 +31,8 @@ _kept: list[list] = []
 def pristine_for(scenario, make: Callable[[], object]):
     """The pristine battle of ``scenario`` to copy, or None (the first time it is asked for:
     build the battle from the scenario). The second time, ``make()`` builds the pristine one,
-    kept from then on; the oldest of more than KEEP scenarios is let go (its world deleted)."""
+    kept from then on; of more than KEEP scenarios, the one asked for least lately is let go (its
+    world deleted)."""
     for k, entry in enumerate(_kept):
         if entry[0] is scenario:
             if entry[1] is None:

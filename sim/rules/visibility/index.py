@@ -75,12 +75,18 @@ def cover_rows_known(fv_known: np.ndarray, fv: np.ndarray, hideable: np.ndarray,
     kb = fv_known[r0:r1, c0:c1]
     if not kb.all():
         return None
-    hit = kb & fv[r0:r1, c0:c1]
-    hit &= ~(hideable & within_any)[c0:c1]
-    return ~hit.any(axis=1)
+    return ~_denies_cover(kb, fv[r0:r1, c0:c1], (hideable & within_any)[c0:c1]).any(axis=1)
 
 
 cover_rows_known = kernel("visibility.cover_rows_known", cover_rows_known)
+
+
+def _denies_cover(known: np.ndarray, fv: np.ndarray, by_area: np.ndarray) -> np.ndarray:
+    """13.08 The entries of a block (attacking model, target model) that deny a row its cover:
+    known fully visible, the target model not qualifying by area (``by_area``, per column)."""
+    hit = known & fv
+    hit &= ~by_area
+    return hit
 
 
 def rows_seen_nearest(visible: np.ndarray, dist: np.ndarray, r0: int, r1: int, c0: int,
@@ -426,8 +432,7 @@ class VisibilityIndex(PairResolution):
         else:
             rows = np.asarray(rows)
             kb, fb = self._fv_known[rows[:, None], cols], self._fv[rows[:, None], cols]
-        hit = kb & fb
-        hit &= ~a
+        hit = _denies_cover(kb, fb, a)
         if kb.all():
             return ~hit.any(axis=1)
         todo = ~kb & ~a
@@ -445,9 +450,7 @@ class VisibilityIndex(PairResolution):
             I, J = self._cover_near(I, J)
         self._ensure_full(I, J, defer)
         blk = (r[:, None], c[None, :])
-        hit = self._fv_known[blk] & self._fv[blk]
-        hit &= ~a
-        shut = hit.any(axis=1)
+        shut = _denies_cover(self._fv_known[blk], self._fv[blk], a).any(axis=1)
         if defer:
             pos = {int(i): k for k, i in enumerate(r.tolist())}
             asked = set(c.tolist())

@@ -1,6 +1,6 @@
 """03.02 The placement solver's search (sim.rules.movement.solvers.placement) ranks and tests
 its spots by cheaper means than the plain reading, with the same answers to the bit and in the
-same order: ``_ranked`` (the anchor spots' order) against ``np.lexsort`` of their keys; the
+same order: ``_Ranking`` (the anchor spots' order) against ``np.lexsort`` of their keys; the
 ``_Table``'s kept boxes (``near``, ``contact_spots``, ``clear``) against every base read afresh,
 as units are added; the zone's pieces, its player's edge and the shoelace area against
 np.roll's readings."""
@@ -48,7 +48,7 @@ def test_ranked_is_lexsort_of_rounded_keys(seed):
     lat = rng.choice(rng.uniform(0.0, 60.0, size=max(1, n // 7)), size=n)
     for d1 in (2, 6):
         keys = [np.round(s, d1), np.round(lat, 6)]
-        got = PL._ranked(keys, (d1, 6))
+        got = PL._Ranking(keys, (d1, 6)).prefix(len(keys[0]))
         assert got.tolist() == _lexsort(keys).tolist()
 
 
@@ -59,7 +59,7 @@ def test_ranked_of_keys_out_of_its_range_is_lexsort():
         s = np.round(rng.uniform(0, 10, size=50), 6)
         s[[3, 17, 40]] = big
         keys = [s, np.round(rng.choice([0.0, 1.5, 2.5], size=50), 6)]
-        assert PL._ranked(keys, (6, 6)).tolist() == _lexsort(keys).tolist()
+        assert PL._Ranking(keys, (6, 6)).prefix(len(keys[0])).tolist() == _lexsort(keys).tolist()
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -102,7 +102,7 @@ def test_the_anchor_spots_rank_as_lexsort_ranks_them(seed):
         keys = PL._anchor_keys(prefer, fp, c, BOARD)
         want_keys = _anchor_keys_reading(prefer, fp, c)
         assert [k.tobytes() for k in keys] == [k.tobytes() for k in want_keys]
-        got = PL._ranked(keys, PL._anchor_decimals(prefer))
+        got = PL._Ranking(keys, PL._anchor_decimals(prefer)).prefix(len(c))
         assert got.tolist() == _lexsort(want_keys).tolist()
 
 

@@ -248,17 +248,12 @@ def _anchor_decimals(prefer: Prefer) -> tuple[int, int]:
 _WHOLE = 2.0 ** 40   # (a rounded key read as an integer below this is exact: see _Ranking)
 
 
-def _ranked(keys: list[np.ndarray], decimals: tuple[int, int]) -> np.ndarray:
-    """``np.lexsort([np.arange(n)] + keys[::-1])`` of two keys, each rounded by ``np.round(x, d)``
-    to its ``decimals`` d: the indices in the order of the first key, then the second, then the
-    index (the whole of ``_Ranking``'s order, which a search reads only as far as it needs)."""
-    return _Ranking(keys, decimals).prefix(len(keys[0]))
-
-
 class _Ranking:
-    """``_ranked``'s order of the anchor spots, worked out only as far as it is read
-    (``prefix``): a search usually finds its anchor among the first chunk of a few thousand
-    spots, so the order of the rest is never needed.
+    """The anchor spots' order, ``np.lexsort([np.arange(n)] + keys[::-1])`` of two keys each
+    rounded by ``np.round(x, d)`` to its ``decimals`` d (by the first key, then the second, then
+    the index), worked out only as far as it is read (``prefix``): a search usually finds its
+    anchor among the first chunk of a few thousand spots, so the order of the rest is never
+    needed.
 
     np.round(x, d) is rint(x * 10**d) / 10**d, so each key read back as the integer
     rint(k * 10**d) is that rint (exact while below 2**40: the two roundings err by far less
