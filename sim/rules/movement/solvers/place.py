@@ -31,11 +31,12 @@ from typing import Callable, Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules.arrays import flatnonzero, roll_next, sorted_unique
+from sim.rules.compiled import kernel
 from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN, link_groups
 from sim.rules.geometry import EPS, Footprint
 from sim.rules.grid import AIM_MARGIN, snap_array, snap_keys
 from sim.rules.movement.legality import (
-    Body, BodyIndex, Point, as_index, blocking_rows, board_mask, feature_mask,
+    Body, BodyIndex, Point, TerrainIndex, as_index, blocking_rows, board_mask, feature_mask,
     fps_distance_matrix, fps_to_rows, near_rows, overlap_mask, path_blocker, path_length,
     placed_distances, placed_overlaps, straight_paths_clear, terrain_index,
 )
@@ -83,6 +84,46 @@ def fp_dists(fp: Footprint, centres: np.ndarray, fps: Sequence[Footprint]) -> np
 def _fp_overlaps(fp: Footprint, centres: np.ndarray, fps: Sequence[Footprint]) -> np.ndarray:
     """(K,) whether ``fp`` at each centre overlaps one of ``fps`` (touching is fine)."""
     return placed_overlaps(fp, centres, fps)
+
+
+def _spots_legal(fp: Footprint, centres: np.ndarray, idx: BodyIndex, others: np.ndarray,
+                 mates: Sequence[Footprint], terr: TerrainIndex, fixed: Sequence[Footprint]) -> np.ndarray:
+    """03.01 / Part A ruling 13 / 03.03 (K,) whether ``fp`` may end a move at each of
+    ``centres``, its path aside (``Placer.find``'s tests of a chunk of candidates): overlapping
+    no body of ``idx`` among the rows ``others``, none of its unit-mates where they stand now
+    (``mates``) and no light or dense feature of ``terr``, and, ``fixed`` given, keeping them
+    and itself in coherency (``_coherent``). Each candidate's answer is its own: the tests
+    after the first ask only while some candidate is left."""
+    legal = ~overlap_mask(fp, centres, idx, others)
+    if not legal.any():
+        return legal
+    legal &= ~_fp_overlaps(fp, centres, mates)
+    if not legal.any():
+        return legal
+    legal &= ~feature_mask(fp, centres, terr)
+    if len(fixed) and legal.any():
+        legal &= _coherent(fp, centres, fixed)
+    return legal
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_spots_legal = kernel("movement.spots_legal", _spots_legal)
+
+
+def _coherent(fp: Footprint, centres: np.ndarray, fixed: Sequence[Footprint]) -> np.ndarray:
+    """03.03 (K,) whether ``fp`` at each centre keeps the models ``fixed`` + itself in
+    coherency (the fixed models' own 9" spans are tested too)."""
+    d = fp_dists(fp, centres, fixed)
+    ok = d.max(axis=1) <= COHERENCY_SPAN + EPS
+    n = len(fixed)
+    if n == 1:
+        return ok & (d[:, 0] <= COHERENCY_LINK + EPS)
+    dm = fps_distance_matrix(fixed)
+    if dm.max() > COHERENCY_SPAN + EPS:
+        return np.zeros(len(centres), dtype=bool)
+    for g in link_groups(dm):
+        ok &= d[:, g].min(axis=1) <= COHERENCY_LINK + EPS
+    return ok
 
 
 def _corner_points(poly: np.ndarray, clearance: float) -> list[np.ndarray]:
@@ -306,15 +347,7 @@ class Placer:
         for start in range(0, len(order), CHUNK):
             chunk = order[start:start + CHUNK]
             cc = c[chunk]
-            legal = ~overlap_mask(fp0, cc, self.idx, self.other_rows)
-            if not legal.any():       # (each test is of each candidate alone: none left, none legal)
-                continue
-            legal &= ~_fp_overlaps(fp0, cc, mates)
-            if not legal.any():
-                continue
-            legal &= ~feature_mask(fp0, cc, self.terr)
-            if fixed and legal.any():
-                legal &= self._coherent(fp0, cc, fixed)
+            legal = _spots_legal(fp0, cc, self.idx, self.other_rows, mates, self.terr, fixed)
             if not legal.any():
                 continue
             clear = np.zeros(len(chunk), dtype=bool)
@@ -333,21 +366,6 @@ class Placer:
                 if path is not None:
                     return path, int(sel[chunk[i]])
         return None
-
-    def _coherent(self, fp: Footprint, centres: np.ndarray, fixed: list[Footprint]) -> np.ndarray:
-        """03.03 (K,) whether ``fp`` at each centre keeps the models ``fixed`` + itself in
-        coherency (the fixed models' own 9" spans are tested too)."""
-        d = fp_dists(fp, centres, fixed)
-        ok = d.max(axis=1) <= COHERENCY_SPAN + EPS
-        n = len(fixed)
-        if n == 1:
-            return ok & (d[:, 0] <= COHERENCY_LINK + EPS)
-        dm = fps_distance_matrix(fixed)
-        if dm.max() > COHERENCY_SPAN + EPS:
-            return np.zeros(len(centres), dtype=bool)
-        for g in link_groups(dm):
-            ok &= d[:, g].min(axis=1) <= COHERENCY_LINK + EPS
-        return ok
 
     def trace(self, mid: str, end: np.ndarray) -> tuple[Point, ...] | None:
         """A legal path from the model's start to ``end`` within its maximum distance: the
