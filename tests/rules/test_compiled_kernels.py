@@ -65,7 +65,7 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.discs_clear", "movement.ends_clear", "movement.hull_path_problems",
         "movement.points_convex_distance", "movement.points_convexes_distance",
         "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
-        "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_legal", "visibility.apexes_free", "visibility.arc_samples",
+        "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_fit", "movement.spots_legal", "visibility.apexes_free", "visibility.arc_samples",
         "visibility.capsule_distances",
         "visibility.cover_rows_known", "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
         "visibility.outline_apexes", "visibility.outline_crossings_round", "visibility.pairs_visible_round", "visibility.point_certificates",

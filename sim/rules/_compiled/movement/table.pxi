@@ -59,3 +59,177 @@ def discs_clear(c_, r_, oc_, orad_, gap_):
                     break
         out[k] = ok
     return out_
+
+
+# (movement.solvers.table's LINK and SPAN, and spots.SLACK: a test holds them equal)
+FIT_SLACK = 5e-4
+FIT_LINK = 2.0 - FIT_SLACK
+FIT_SPAN = 9.0 - FIT_SLACK
+
+
+def spots_fit(fp, c_, placed, table, gap_):
+    """movement.solvers.table._spots_fit, for a round base among round bases: (K,) whether
+    the base at each of ``c`` stands ``gap`` or more from each of ``placed``, within LINK of
+    one and SPAN of all (placed_distances: disc_distances' arithmetic), and then, of the spots
+    those leave, is clear of the table's other bases (_Table.clear: those whose box meets the
+    spots' box grown by the base's bounding radius and the clearance, then _discs_clear's
+    formula, (hypot - r) - radius >= clearance less a hair, settled by the squares away from
+    DISCS_BAND as it settles them) and of the light and dense features under the base grown by
+    SLACK (feature_mask's boxes and a point's distance to a polygon's closed area). Each value
+    the reference's arithmetic, so each answer is its own to the bit; a base that is not round
+    among those it reads, an input of another type or a value that is no finite number is the
+    reference's."""
+    if fp.shape != "round" or not _all_of((c_,), F64) or c_.ndim != 2 or type(gap_) is not float:
+        return None
+    cdef const double[:, :] c = c_
+    cdef Py_ssize_t K = c.shape[0], k, j, i, p, n, N, m
+    if K and c.shape[1] != 2:
+        return None
+    if not (_finite(c[:, 0]) and _finite(c[:, 1])):
+        return None
+    cdef double r = 0.5 * fp.length, bnd = fp.bounding_radius, gap = gap_
+    if not (-1e150 < r < 1e150 and 0.0 <= bnd < 1e150 and -1e150 < gap < 1e150):
+        return None
+    out_ = np.ones(K, dtype=bool)
+    cdef unsigned char[::1] ok = out_.view(np.uint8)
+    if K == 0:
+        return out_
+    # 03.03 and the unit's spacing: the unit-mates placed so far
+    n = len(placed)
+    disc_ = np.empty((n, 3))
+    cdef double[:, ::1] disc = disc_
+    cdef double x, y, dx, dy, d, least, most, low = gap - 1e-9, link = FIT_LINK, span = FIT_SPAN
+    if n:
+        i = 0
+        for f in placed:
+            if f.shape != "round":
+                return None
+            x, y, d = f.x, f.y, 0.5 * f.length
+            if not (-1e150 < x < 1e150 and -1e150 < y < 1e150 and -1e150 < d < 1e150):
+                return None
+            disc[i, 0], disc[i, 1], disc[i, 2] = x, y, d
+            i += 1
+        for k in range(K):
+            for i in range(n):
+                dx = c[k, 0] - disc[i, 0]
+                dy = c[k, 1] - disc[i, 1]
+                d = _max((sqrt(dx * dx + dy * dy) - r) - disc[i, 2], 0.0)
+                least = d if i == 0 else _min(least, d)
+                most = d if i == 0 else _max(most, d)
+            ok[k] = least >= low and least <= link and most <= span
+    m = 0
+    for k in range(K):
+        m += ok[k]
+    if m == 0:
+        return out_
+    # Part A ruling 13: clear of the other bases (_Table.near, then _discs_clear)
+    oc_, orad_, rnd_ = table.centres, table.radius, table.is_round
+    xhi_, xlo_, yhi_, ylo_ = table.box
+    if not (_all_of((oc_, orad_, xhi_, xlo_, yhi_, ylo_), F64) and _all_of((rnd_,), BOOL)):
+        return None
+    cdef const double[:, :] oc = oc_
+    cdef const double[:] orad = orad_
+    cdef const double[:] xhi = xhi_
+    cdef const double[:] xlo = xlo_
+    cdef const double[:] yhi = yhi_
+    cdef const double[:] ylo = ylo_
+    cdef const unsigned char[:] rnd = rnd_.view(np.uint8)
+    N = oc.shape[0]
+    if (orad.shape[0] != N or xhi.shape[0] != N or xlo.shape[0] != N or yhi.shape[0] != N or ylo.shape[0] != N
+            or rnd.shape[0] != N or (N and oc.shape[1] != 2)):
+        return None
+    cdef double clearance = table.clearance, reach = bnd + clearance, g2 = clearance - 1e-9, band = DISCS_BAND
+    cdef double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY, lim, d2
+    cdef bint far, short
+    cdef Py_ssize_t[::1] near
+    cdef double[::1] lo2, hi2
+    if N:
+        for k in range(K):
+            if ok[k]:
+                xmin, xmax = _min(xmin, c[k, 0]), _max(xmax, c[k, 0])
+                ymin, ymax = _min(ymin, c[k, 1]), _max(ymax, c[k, 1])
+        near_, lo2_, hi2_ = np.empty(N, dtype=np.intp), np.empty(N), np.empty(N)
+        near, lo2, hi2 = near_, lo2_, hi2_
+        n = _near_discs(oc, orad, xhi, xlo, yhi, ylo, rnd, xmin - reach, xmax + reach, ymin - reach, ymax + reach,
+                        r, g2, band, near, lo2, hi2)
+        if n < 0:
+            return None   # (a hull near the spots: farther_than's measure, the reference's)
+        for k in range(K):
+            if not ok[k]:
+                continue
+            far, short = True, False
+            for i in range(n):
+                j = near[i]
+                dx = c[k, 0] - oc[j, 0]
+                dy = c[k, 1] - oc[j, 1]
+                d2 = dx * dx + dy * dy
+                if not (d2 > hi2[i]):
+                    far = False
+                if d2 < lo2[i]:
+                    short = True
+                    break
+            if short:
+                ok[k] = False
+            elif not far:   # (in the band: measured as _discs_clear's formula reads)
+                for i in range(n):
+                    j = near[i]
+                    if not (((hypot(c[k, 0] - oc[j, 0], c[k, 1] - oc[j, 1]) - r) - orad[j]) >= g2):
+                        ok[k] = False
+                        break
+    # Part A ruling 13: no light or dense feature under the base grown by SLACK (feature_mask)
+    cdef _Edges ed
+    cdef const double[:, :] plo
+    cdef const double[:, :] phi
+    cdef double rg = 0.5 * (fp.length + 2 * FIT_SLACK), touch = MOVE_TOUCH
+    es = table.terr.no_end
+    if len(es):
+        m = 0
+        for k in range(K):
+            m += ok[k]
+        if m == 0:
+            return out_
+        ed = _edges(es)
+        if ed is None or not _all_of((es.lo, es.hi), F64):
+            return None
+        plo, phi = es.lo, es.hi
+        if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+            return None
+        lim = rg - touch
+        for k in range(K):
+            if not ok[k]:
+                continue
+            for p in range(ed.P):
+                if not (c[k, 0] - rg <= phi[p, 0] and c[k, 0] + rg >= plo[p, 0]
+                        and c[k, 1] - rg <= phi[p, 1] and c[k, 1] + rg >= plo[p, 1]):
+                    continue
+                d = _pt_poly_d(c[k, 0], c[k, 1], ed, p)
+                if d != d:
+                    return None   # (a NaN made inside: the reference's)
+                if d < lim:
+                    ok[k] = False
+                    break
+    return out_
+
+
+cdef Py_ssize_t _near_discs(const double[:, :] oc, const double[:] orad, const double[:] xhi, const double[:] xlo,
+                            const double[:] yhi, const double[:] ylo, const unsigned char[:] rnd, double x0,
+                            double x1, double y0, double y1, double r, double gap, double band,
+                            Py_ssize_t[::1] near, double[::1] lo2, double[::1] hi2) noexcept nogil:
+    """How many of the other bases have a box that meets the box x0..x1, y0..y1 (_Table.near),
+    written to ``near`` in order, with the squared limits _discs_clear settles a pair by (the
+    square of the centre distance each needs, less and plus the band); -1 when one of them is
+    a hull."""
+    cdef Py_ssize_t j, m = 0
+    cdef double lim, t
+    for j in range(oc.shape[0]):
+        if xhi[j] >= x0 and xlo[j] <= x1 and yhi[j] >= y0 and ylo[j] <= y1:
+            if not rnd[j]:
+                return -1
+            lim = (r + orad[j]) + gap
+            t = lim + band
+            hi2[m] = t * t
+            t = lim - band
+            lo2[m] = t * t
+            near[m] = j
+            m += 1
+    return m

@@ -61,8 +61,8 @@ from sim.rules.deployment import half_extents, player_edge, setup_problems
 from sim.rules.geometry import Footprint
 from sim.rules.movement.kernels import placed_distances
 from sim.rules.movement.solvers.regions import OPPOSITE, Region, base_area
-from sim.rules.movement.solvers.spots import SLACK, directions, ring
-from sim.rules.movement.solvers.table import ANGLES, _Table
+from sim.rules.movement.solvers.spots import directions, ring
+from sim.rules.movement.solvers.table import ANGLES, _Table, _spots_fit
 
 __all__ = ["Prefer", "Placement", "ArmyPlacement", "Refusal", "place_unit", "placement_options",
            "iter_placements", "place_army", "base_words", "GAP", "CLEARANCE", "ARMY_CLEARANCE", "MAX_ANCHORS"]
@@ -77,8 +77,6 @@ COMPACT = 1.0          # against an edge: weight of the distance to the anchor (
 LOOSE = (1.0, 1.9)     # edge gaps of the rings round placed unit-mates when no tight spot is legal
 CHUNK = 128             # anchor candidates tested together, in rank order: the first chunk;
 MAX_CHUNK = 1024       # ... each next one twice the last, up to this (a search deep in the ranking)
-LINK = COHERENCY_LINK - SLACK
-SPAN = COHERENCY_SPAN - SLACK
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,13 +405,7 @@ def _pick(f: Footprint, c: np.ndarray, placed: list[Footprint], table: _Table, p
     if not ok.any():
         return None
     c = c[ok]
-    d = placed_distances(f, c, placed)
-    near = d.min(axis=1)
-    ok = (near >= gap - 1e-9) & (near <= LINK) & (d.max(axis=1) <= SPAN)
-    if not ok.any():
-        return None
-    c = c[ok]
-    ok = table.clear(f, c)
+    ok = _spots_fit(f, c, placed, table, gap)
     if not ok.any():
         return None
     c = c[ok]

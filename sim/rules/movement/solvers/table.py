@@ -13,10 +13,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN
 from sim.rules.compiled import kernel
 from sim.rules.geometry import Footprint
 from sim.rules.movement.index import terrain_index
-from sim.rules.movement.kernels import points_polys_distance
+from sim.rules.movement.kernels import placed_distances, points_polys_distance
 from sim.rules.movement.legality import feature_mask
 from sim.rules.movement.solvers.regions import Region, farther_than
 from sim.rules.movement.solvers.spots import SLACK, directions, ring
@@ -25,6 +26,8 @@ ANGLES = 12   # directions of a ring round a base (the spots clear of another ba
 
 
 _BAND = 1e-7  # inches: a squared centre distance this clearly past its limit settles the pair
+LINK = COHERENCY_LINK - SLACK   # 03.03 with SLACK inside: within 2" of a unit-mate ...
+SPAN = COHERENCY_SPAN - SLACK   # ... and 9" of every one
 
 
 def _discs_clear(c: np.ndarray, r: float, oc: np.ndarray, orad: np.ndarray, gap: float) -> np.ndarray:
@@ -53,6 +56,28 @@ def _discs_clear(c: np.ndarray, r: float, oc: np.ndarray, orad: np.ndarray, gap:
 
 
 _discs_clear = kernel("movement.discs_clear", _discs_clear)
+
+
+def _spots_fit(fp: Footprint, c: np.ndarray, placed, table: "_Table", gap: float) -> np.ndarray:
+    """03.02 / 03.03 / Part A ruling 13 (K,) whether the base ``fp`` may be set up at each of
+    ``c`` as far as the table says, the region's limits aside (``_Table.region_mask``): ``gap``
+    or more (edge to edge) from each of its unit-mates ``placed`` so far, within 2" of one and
+    9" of all of them (SLACK inside: LINK, SPAN), and clear of every other base and of the light
+    and dense features (``_Table.clear``, asked of the spots the unit-mates leave). Each spot's
+    answer is its own."""
+    ok = np.ones(len(c), dtype=bool)
+    if len(placed) and len(c):
+        d = placed_distances(fp, c, placed)
+        near = d.min(axis=1)
+        ok = (near >= gap - 1e-9) & (near <= LINK) & (d.max(axis=1) <= SPAN)
+    if ok.any():
+        sel = np.flatnonzero(ok)
+        ok[sel] = table.clear(fp, c[sel])
+    return ok
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_spots_fit = kernel("movement.spots_fit", _spots_fit)
 
 
 class _Table:
@@ -142,7 +167,7 @@ class _Table:
         ok = self.region_mask(fp, c)
         if ok.any():
             sel = np.flatnonzero(ok)
-            ok[sel] = self.clear(fp, c[sel])
+            ok[sel] = _spots_fit(fp, c[sel], (), self, 0.0)
         return ok
 
     def region_mask(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
