@@ -62,7 +62,7 @@ def test_every_kernel_is_the_record_its_module_calls():
         "geometry.apart_distances", "geometry.convex_distance", "geometry.disc_distances",
         "geometry.hull_block_values", "geometry.round_core_distances", "movement.bases_refused",
         "movement.box_near", "movement.coherency_code", "movement.convex_penetrates_polygon",
-        "movement.discs_clear", "movement.ends_clear", "movement.hull_path_problems",
+        "movement.discs_clear", "movement.ends_clear", "movement.grow_spots", "movement.hull_path_problems",
         "movement.points_convex_distance", "movement.points_convexes_distance",
         "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
         "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_fit", "movement.spots_legal", "visibility.apexes_free", "visibility.arc_samples",
@@ -484,8 +484,9 @@ def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
     two kernels only players call), asked again of the twin with each array argument a view of
     a subclass of numpy's array: the twin declines it (the reference answers in its own way),
     while the same call with the arrays themselves is answered and compared to the bit
-    (``check`` mode). The two kernels never asked take no array argument directly: coherency's
-    takes footprints, and the hulls' block takes hulls, whose arrays the same type test reads."""
+    (``check`` mode). The three kernels never asked take no array argument directly: coherency's
+    takes footprints, the hulls' block takes hulls, and the placement solver's spots take
+    footprints and its table, whose arrays the same type test reads."""
     import sim.players.options  # noqa: F401  (every module with a kernel registered)
     import sim.rules.visibility.kernels  # noqa: F401
     from sim.battle import Battle
@@ -513,4 +514,5 @@ def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
     with Battle(s, seed=3) as b:
         play_battle(b, s)
     assert answered == []
-    assert sorted(set(C.KERNELS) - set(asked)) == ["geometry.hull_block_values", "movement.coherency_code"]
+    assert sorted(set(C.KERNELS) - set(asked)) == ["geometry.hull_block_values", "movement.coherency_code",
+                                                   "movement.grow_spots"]

@@ -57,6 +57,7 @@ import numpy as np
 
 from sim.rules.arrays import col_max, col_min
 from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN
+from sim.rules.compiled import kernel
 from sim.rules.deployment import half_extents, player_edge, setup_problems
 from sim.rules.geometry import Footprint
 from sim.rules.movement.kernels import placed_distances
@@ -384,6 +385,10 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
     out = [o for o in out if len(o)]
     return np.vstack(out) if out else np.zeros((0, 2))
 
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_grow_spots = kernel("movement.grow_spots", _grow_spots)
 
 @lru_cache(maxsize=64)
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,192 @@
+# The compiled twin of sim.rules.movement.solvers.placement: the candidate spots for a unit's next
+# model as the placement solver grows a set-up. One file of move.pyx, which says what every twin
+# holds to (this folder's files are named after the modules whose kernels they twin).
+
+
+_SPOTS_DIRECTIONS = []   # (sim.rules.movement.solvers.spots.directions, found when first needed)
+GROW_LOOSE = (1.0, 1.9)  # (movement.solvers.placement.LOOSE: a test holds the two equal)
+
+
+def grow_spots(fp, placed, table, gap_, tight, square=False):
+    """movement.solvers.placement._grow_spots, for a round base after round unit-mates: the
+    rings round each placed model at each gap, the spots touching two of them at ``gap``
+    (circle intersections), those touching one and a side of the zone or the battlefield (the
+    foot of each centre on the line, its ``along``, read by numpy's own product of the same
+    arrays, as the reference reads it: a matrix product's bits are the library's), the rings
+    round the other bases near them (``_Table.contact_spots``) and the region's own spots near
+    them (03.02.02), in the reference's order, each value its arithmetic. A base that is not
+    round (among them, or near them for the contact rings) or a value that is no finite number
+    is the reference's."""
+    if fp.shape != "round" or type(gap_) is not float:
+        return None
+    cdef Py_ssize_t n = len(placed), i, j, k, q, m, L, A, nk
+    if n == 0:
+        return None
+    if not _SPOTS_DIRECTIONS:
+        from sim.rules.movement.solvers.spots import directions
+        _SPOTS_DIRECTIONS.append(directions)
+    directions = _SPOTS_DIRECTIONS[0]
+    cdef double r = 0.5 * fp.length, bnd = fp.bounding_radius, gap = gap_
+    if not (-1e150 < r < 1e150 and 0.0 <= bnd < 1e150 and -1e150 < gap < 1e150):
+        return None
+    pc_ = np.empty((n, 2))
+    cdef double[:, ::1] pc = pc_
+    pr_ = np.empty(n)
+    cdef double[::1] pr = pr_
+    i = 0
+    for f in placed:
+        if f.shape != "round":
+            return None
+        pc[i, 0], pc[i, 1], pr[i] = f.x, f.y, 0.5 * f.length
+        if not (-1e150 < pc[i, 0] < 1e150 and -1e150 < pc[i, 1] < 1e150 and -1e150 < pr[i] < 1e150):
+            return None
+        i += 1
+    cdef const double[:, :] u = directions(4 if square else 12)
+    A = u.shape[0]
+    rule = table.rule(fp)
+    lines = rule.lines() if tight else ()
+    L = len(lines)
+    # the contact rings' bases (_Table.contact_spots): those whose box meets the placed models' box
+    cdef double lox = INFINITY, loy = INFINITY, hix = -INFINITY, hiy = -INFINITY
+    for i in range(n):
+        lox, loy = _min(lox, pc[i, 0]), _min(loy, pc[i, 1])
+        hix, hiy = _max(hix, pc[i, 0]), _max(hiy, pc[i, 1])
+    lox, loy = (lox - 2.0) - bnd, (loy - 2.0) - bnd
+    hix, hiy = (hix + 2.0) + bnd, (hiy + 2.0) + bnd
+    oc_, orad_ = table.centres, table.radius
+    xhi_, xlo_, yhi_, ylo_ = table.box
+    if not _all_of((oc_, orad_, xhi_, xlo_, yhi_, ylo_), F64):
+        return None
+    cdef const double[:, :] oc = oc_
+    cdef const double[:] orad = orad_
+    cdef const double[:] xhi = xhi_
+    cdef const double[:] xlo = xlo_
+    cdef const double[:] yhi = yhi_
+    cdef const double[:] ylo = ylo_
+    cdef Py_ssize_t N = oc.shape[0]
+    if orad.shape[0] != N or xhi.shape[0] != N or xlo.shape[0] != N or yhi.shape[0] != N or ylo.shape[0] != N:
+        return None
+    keep_ = np.empty(N, dtype=np.intp)
+    cdef Py_ssize_t[::1] keep = keep_
+    cdef double pad = bnd + table.clearance, clearance = table.clearance
+    nk = 0
+    if tight:
+        for j in range(N):
+            if xhi[j] >= lox - pad and xlo[j] <= hix + pad and yhi[j] >= loy - pad and ylo[j] <= hiy + pad:
+                if not (orad[j] > 0):
+                    return None   # (a hull near: its ring, the reference's)
+                keep[nk] = j
+                nk += 1
+    seeds_ = None
+    cdef const double[:, :] seeds
+    cdef Py_ssize_t S = 0
+    if tight and rule.mode:
+        seeds_ = rule.seeds()
+        if not _all_of((seeds_,), F64) or seeds_.ndim != 2 or (seeds_.shape[0] and seeds_.shape[1] != 2):
+            return None
+        seeds = seeds_
+        S = seeds.shape[0]
+    gaps = [gap_] if tight else list(GROW_LOOSE)
+    cdef Py_ssize_t most = n * A * len(gaps) + (n * (n - 1) if tight and not square else 0) + 2 * n * L + nk * 12 + S
+    out_ = np.empty((most, 2))
+    cdef double[:, ::1] out = out_
+    cdef double t, g, dx, dy, dd, a, h, ex, ey, mx, my, Ri, Rj, ox, oy
+    R_ = np.empty(n)
+    cdef double[::1] R = R_
+    m = 0
+    # rings round each placed model at each gap
+    for g in gaps:
+        for i in range(n):
+            t = (pr[i] + r) + g
+            for q in range(A):
+                out[m, 0] = pc[i, 0] + t * u[q, 0]
+                out[m, 1] = pc[i, 1] + t * u[q, 1]
+                m += 1
+    for i in range(n):
+        R[i] = (pr[i] + r) + gap
+    # touching two placed models at ``gap``: each pair's spot one side, then every pair's the other
+    cdef Py_ssize_t P = 0, start
+    if tight and not square and n >= 2:
+        start = m
+        for i in range(n):
+            for j in range(i + 1, n):
+                dx = pc[j, 0] - pc[i, 0]
+                dy = pc[j, 1] - pc[i, 1]
+                dd = hypot(dx, dy)
+                Ri, Rj = R[i], R[j]
+                if not (dd > 1e-9 and dd <= Ri + Rj and dd >= fabs(Ri - Rj)):
+                    continue
+                a = ((Ri * Ri - Rj * Rj) + dd * dd) / (2 * dd)
+                h = sqrt(_max(Ri * Ri - a * a, 0.0))
+                ex, ey = dx / dd, dy / dd
+                mx, my = pc[i, 0] + a * ex, pc[i, 1] + a * ey
+                out[m, 0] = mx + h * (-ey)
+                out[m, 1] = my + h * ex
+                m += 1
+                P += 1
+        m = start   # (the other side, in the same order, after them)
+        for i in range(n):
+            for j in range(i + 1, n):
+                dx = pc[j, 0] - pc[i, 0]
+                dy = pc[j, 1] - pc[i, 1]
+                dd = hypot(dx, dy)
+                Ri, Rj = R[i], R[j]
+                if not (dd > 1e-9 and dd <= Ri + Rj and dd >= fabs(Ri - Rj)):
+                    continue
+                a = ((Ri * Ri - Rj * Rj) + dd * dd) / (2 * dd)
+                h = sqrt(_max(Ri * Ri - a * a, 0.0))
+                ex, ey = dx / dd, dy / dd
+                mx, my = pc[i, 0] + a * ex, pc[i, 1] + a * ey
+                out[m + P, 0] = mx - h * (-ey)
+                out[m + P, 1] = my - h * ex
+                m += 1
+        m = start + 2 * P
+    # touching one placed model at ``gap`` and a side of the zone or the battlefield
+    cdef double a0x, a0y, tx, ty, off
+    cdef double[::1] along
+    cdef Py_ssize_t hits
+    for k in range(L):
+        a0, tv = lines[k]
+        a0x, a0y, tx, ty = a0[0], a0[1], tv[0], tv[1]
+        hits = 0
+        for i in range(n):
+            off = (pc[i, 0] - a0x) * ty - (pc[i, 1] - a0y) * tx
+            if fabs(off) <= R[i]:
+                hits += 1
+        if hits == 0:
+            continue
+        along = (pc_ - a0) @ tv   # (numpy's product, as the reference's: its bits are the library's)
+        start = m
+        for i in range(n):
+            off = (pc[i, 0] - a0x) * ty - (pc[i, 1] - a0y) * tx
+            if not (fabs(off) <= R[i]):
+                continue
+            h = sqrt(_max(R[i] * R[i] - off * off, 0.0))
+            mx, my = a0x + along[i] * tx, a0y + along[i] * ty
+            out[m, 0] = mx + h * tx
+            out[m, 1] = my + h * ty
+            out[m + hits, 0] = mx - h * tx
+            out[m + hits, 1] = my - h * ty
+            m += 1
+        m = start + 2 * hits
+    # the rings round the other bases near them (_Table.contact_spots) and the region's own spots
+    cdef const double[:, :] u12
+    if nk:
+        u12 = directions(12)
+        for i in range(nk):
+            j = keep[i]
+            t = (orad[j] + r) + clearance
+            for q in range(12):
+                out[m, 0] = oc[j, 0] + t * u12[q, 0]
+                out[m, 1] = oc[j, 1] + t * u12[q, 1]
+                m += 1
+    if S:
+        for k in range(S):
+            if (seeds[k, 0] >= lox - 2 * bnd and seeds[k, 1] >= loy - 2 * bnd
+                    and seeds[k, 0] <= hix + 2 * bnd and seeds[k, 1] <= hiy + 2 * bnd):
+                out[m, 0], out[m, 1] = seeds[k, 0], seeds[k, 1]
+                m += 1
+    for k in range(m):
+        if not (out[k, 0] - out[k, 0] == 0.0 and out[k, 1] - out[k, 1] == 0.0):
+            return None   # (no finite number made: the reference's)
+    return out_[:m].copy()
