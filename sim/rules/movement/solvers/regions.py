@@ -39,6 +39,7 @@ from typing import Sequence
 import numpy as np
 
 from sim.rules.arrays import roll_next
+from sim.rules.compiled import kernel
 from sim.rules.deployment import EDGE_TOUCH, edge_gaps, fits_within, half_extents, player_edge, touches_edge
 from sim.rules.geometry import (ENGAGEMENT_RANGE, EPS, Footprint, core, distance, footprint_polygon_distance,
                                 point_distances, wholly_within_distance, within)
@@ -550,6 +551,10 @@ def farther_than(fp: Footprint, c: np.ndarray, fps: Sequence[Footprint], d: floa
                 ok[sel] = placed_distances(fp, c[sel], [fps[j]])[:, 0] > d
     return ok
 
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+farther_than = kernel("movement.farther_than", farther_than)
 
 _FARTHER_ROWS = 2048  # farther_than's centres compared in one block (a few MB at most)
 
