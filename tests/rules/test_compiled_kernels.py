@@ -24,6 +24,8 @@ from sim.rules import geometry as G
 from sim.players import options as _options  # noqa: F401  (the players' quick look's kernel)
 from sim.rules.movement import kernels as _movement  # noqa: F401
 from sim.rules.movement import legality as _legality  # noqa: F401
+from sim.rules.movement.solvers import place as _place  # noqa: F401  (the solvers' end tests)
+from sim.rules.movement.solvers import placement as _placement  # noqa: F401  (the set-ups' spots)
 from sim.rules.movement.solvers import table as _table
 from sim.rules.visibility import batch as _batch
 from sim.rules.visibility import certs as _certs  # noqa: F401
@@ -65,7 +67,7 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.discs_clear", "movement.ends_clear", "movement.farther_than", "movement.grow_spots", "movement.hull_path_problems",
         "movement.points_convex_distance", "movement.points_convexes_distance",
         "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
-        "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_fit", "movement.spots_legal", "visibility.apexes_free", "visibility.arc_samples",
+        "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_fit", "movement.spots_legal", "movement.straight_paths_clear", "visibility.apexes_free", "visibility.arc_samples",
         "visibility.capsule_distances",
         "visibility.cover_rows_known", "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
         "visibility.outline_apexes", "visibility.outline_crossings_round", "visibility.pairs_visible_round", "visibility.point_certificates",
@@ -480,8 +482,8 @@ class _Subclass(np.ndarray):
 
 @built
 def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
-    """Every call of every kernel in three golden replays and a battle of random players (the
-    two kernels only players call), asked again of the twin with each array argument a view of
+    """Every call of every kernel in three golden replays and a battle each of random and default
+    players (the kernels only players call), asked again of the twin with each array argument a view of
     a subclass of numpy's array: the twin declines it (the reference answers in its own way),
     while the same call with the arrays themselves is answered and compared to the bit
     (``check`` mode). The three kernels never asked take no array argument directly: coherency's
@@ -510,9 +512,10 @@ def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
         n, div = replay(ROOT / "scenarios/replays" / f"{name}.jsonl")
         assert div is None, str(div)
     s = load_scenario(ROOT / "scenarios/battle_default.toml")
-    s = dataclasses.replace(s, mission=dataclasses.replace(s.mission, players=("random", "random"), rounds=2))
-    with Battle(s, seed=3) as b:
-        play_battle(b, s)
+    for players in (("random", "random"), ("default", "default")):   # (the default players' solvers too)
+        s = dataclasses.replace(s, mission=dataclasses.replace(s.mission, players=players, rounds=2))
+        with Battle(s, seed=3) as b:
+            play_battle(b, s)
     assert answered == []
     assert sorted(set(C.KERNELS) - set(asked)) == ["geometry.hull_block_values", "movement.coherency_code",
                                                    "movement.grow_spots"]

@@ -491,7 +491,17 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
     """03.01 / 13.06 (K,) whether the base ``fp`` dragged in a straight line from where it
     stands to each of ``ends`` (K, 2) clears every base among ``blockers`` and every dense
     feature it may not cross (``may_cross_dense``); the board edge is ``board_mask``'s business
-    (the board is convex, so two ends on it mean the whole line is). Vectorised for round bases."""
+    (the board is convex, so two ends on it mean the whole line is). Vectorised for round bases
+    (``_straight_paths_clear``, its arguments by position)."""
+    return _straight_paths_clear(fp, ends, idx, terr, blockers, may_cross_dense)
+
+
+def _straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
+                          blockers: np.ndarray, may_cross_dense: bool | float) -> np.ndarray:
+    """03.01 / 13.06 ``straight_paths_clear``: (K,) whether the base ``fp`` dragged in a straight
+    line from where it stands to each of ``ends`` clears every base among ``blockers`` (a round
+    one: the distance from its centre to the segment; a hull: to its core) and every dense
+    feature ``may_cross_dense`` does not let it cross."""
     K = len(ends)
     out = np.ones(K, dtype=bool)
     if not K:
@@ -539,6 +549,10 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
             out &= ~(near & (d < r - TOUCH)).any(axis=1)
     return out
 
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_straight_paths_clear = kernel("movement.straight_paths_clear", _straight_paths_clear)
 
 # --- the unit's move -----------------------------------------------------------------------
 

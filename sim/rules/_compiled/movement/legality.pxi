@@ -372,3 +372,96 @@ def round_features_refuse(starts_, ends_, radii_, terr, may_cross_dense, margin_
             if d < lim:
                 return True
     return False
+
+
+def straight_paths_clear(fp, ends_, idx, terr, blockers_, may_cross_dense):
+    """movement.legality._straight_paths_clear, for a round base: (K,) whether the base dragged
+    in a straight line from where it stands to each of ``ends`` clears every round base among
+    ``blockers`` near the path's box (near_rows: the distance from its centre to the segment,
+    _seg_point_dist's arithmetic, against the two radii less TOUCH) and every dense feature it
+    may not cross (the features' boxes, then the segment's distance to the feature's closed
+    area). Each value the reference's arithmetic, so each answer is its own to the bit; a hull
+    near the path, an input of another type or a value that is no finite number is the
+    reference's."""
+    if fp.shape != "round" or not _all_of((ends_,), F64) or not _all_of((blockers_,), INTP):
+        return None
+    if ends_.ndim != 2 or blockers_.ndim != 1 or (ends_.shape[0] and ends_.shape[1] != 2):
+        return None
+    cdef const double[:, :] e = ends_
+    cdef const Py_ssize_t[:] blockers = blockers_
+    cdef Py_ssize_t K = e.shape[0], k, i, j, p, n
+    out_ = np.ones(K, dtype=bool)
+    cdef unsigned char[::1] ok = out_.view(np.uint8)
+    if K == 0:
+        return out_
+    if not (_finite(e[:, 0]) and _finite(e[:, 1])):
+        return None
+    cdef double r = 0.5 * fp.length, ax = fp.x, ay = fp.y, touch = MOVE_TOUCH
+    if not (-1e150 < r < 1e150 and -1e150 < ax < 1e150 and -1e150 < ay < 1e150):
+        return None
+    cdef double lo0 = ax, lo1 = ay, hi0 = ax, hi1 = ay, pad, abx, aby, apx, apy, den, t, dx, dy, lim
+    cdef _Bodies b
+    cdef Py_ssize_t[::1] near
+    if blockers.shape[0]:
+        b = _bodies(idx)
+        if b is None or not _indices(blockers, b.N):
+            return None
+        for k in range(K):   # (near_rows of the start and every end, the base's radius about them)
+            lo0, lo1 = _min(lo0, e[k, 0]), _min(lo1, e[k, 1])
+            hi0, hi1 = _max(hi0, e[k, 0]), _max(hi1, e[k, 1])
+        pad = (r + 0.0) + 1e-6
+        lo0, lo1, hi0, hi1 = lo0 - pad, lo1 - pad, hi0 + pad, hi1 + pad
+        near_ = np.empty(blockers.shape[0], dtype=np.intp)
+        near = near_
+        n = 0
+        for i in range(blockers.shape[0]):
+            j = blockers[i]
+            if b.xhi[j] >= lo0 and b.xlo[j] <= hi0 and b.yhi[j] >= lo1 and b.ylo[j] <= hi1:
+                if not b.rnd[j]:
+                    return None   # (a hull near the path: its core's distance, the reference's)
+                near[n] = j
+                n += 1
+        for k in range(K):
+            abx = e[k, 0] - ax
+            aby = e[k, 1] - ay
+            den = abx * abx + aby * aby
+            for i in range(n):
+                j = near[i]
+                apx = b.centres[j, 0] - ax
+                apy = b.centres[j, 1] - ay
+                t = apx * abx
+                t = t + apy * aby
+                t = t / (den if den > 0 else 1.0)
+                t = _min(_max(t, 0.0), 1.0)
+                dx = apx - t * abx
+                dy = apy - t * aby
+                if sqrt(dx * dx + dy * dy) < (r + b.radius[j]) - touch:
+                    ok[k] = False
+                    break
+    dense = terr.uncrossable(may_cross_dense)
+    cdef _Edges ed
+    cdef const double[:, :] plo
+    cdef const double[:, :] phi
+    cdef double d
+    if len(dense):
+        ed = _edges(dense)
+        if ed is None or not _all_of((dense.lo, dense.hi), F64):
+            return None
+        plo, phi = dense.lo, dense.hi
+        if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+            return None
+        lim = r - touch
+        for k in range(K):
+            if not ok[k]:
+                continue   # (refused already: its answer stands, whatever a feature says)
+            for p in range(ed.P):
+                if not (_min(ax, e[k, 0]) - r <= phi[p, 0] and _max(ax, e[k, 0]) + r >= plo[p, 0]
+                        and _min(ay, e[k, 1]) - r <= phi[p, 1] and _max(ay, e[k, 1]) + r >= plo[p, 1]):
+                    continue
+                d = _seg_poly_d(ax, ay, e[k, 0], e[k, 1], ed, p)
+                if d != d:
+                    return None   # (a NaN made inside: the reference's)
+                if d < lim:
+                    ok[k] = False
+                    break
+    return out_
