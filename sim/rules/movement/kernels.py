@@ -548,6 +548,10 @@ def fps_to_rows(fps: Sequence[Footprint], idx: BodyIndex, rows: np.ndarray) -> n
     return out
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+fps_to_rows = kernel("movement.fps_to_rows", fps_to_rows)
+
+
 def fps_distance_matrix(fps: Sequence[Footprint]) -> np.ndarray:
     """Symmetric edge-to-edge distance matrix among ``fps`` (0 on the diagonal): geometry's
     ``distance_matrix`` (round bases in one step, round against each hull in one step per

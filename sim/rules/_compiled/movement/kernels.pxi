@@ -315,3 +315,42 @@ def points_convexes_distance(p_, polys):
         if not _convex_rows(p_, polys[h], out[h]):
             return None
     return out_
+
+
+def fps_to_rows(fps, idx, rows_):
+    """movement.kernels.fps_to_rows, for round bases among round bodies: (len(fps), len(rows))
+    the edge-to-edge distance from each footprint to each body ``rows`` of ``idx``, each entry
+    disc_distances' arithmetic (the root of the squares, less each radius, at least 0). A base
+    or a body that is not round, an input of another type or a value that is no finite number
+    is the reference's."""
+    if not _all_of((rows_,), INTP) or rows_.ndim != 1:
+        return None
+    cdef const Py_ssize_t[:] rows = rows_
+    cdef Py_ssize_t n = len(fps), m = rows.shape[0], i, k, j
+    if n == 0 or m == 0:
+        return np.empty((n, m))
+    cdef _Bodies b = _bodies(idx)
+    if b is None or not _indices(rows, b.N):
+        return None
+    for k in range(m):
+        j = rows[k]
+        if not b.rnd[j] or not (-1e150 < b.centres[j, 0] < 1e150 and -1e150 < b.centres[j, 1] < 1e150
+                                and -1e150 < b.radius[j] < 1e150):
+            return None   # (a hull: its core's distance, the reference's)
+    out_ = np.empty((n, m))
+    cdef double[:, ::1] out = out_
+    cdef double x, y, r, dx, dy
+    i = 0
+    for f in fps:
+        if f.shape != "round":
+            return None
+        x, y, r = f.x, f.y, 0.5 * f.length
+        if not (-1e150 < x < 1e150 and -1e150 < y < 1e150 and -1e150 < r < 1e150):
+            return None
+        for k in range(m):
+            j = rows[k]
+            dx = x - b.centres[j, 0]
+            dy = y - b.centres[j, 1]
+            out[i, k] = _max((sqrt(dx * dx + dy * dy) - r) - b.radius[j], 0.0)
+        i += 1
+    return out_
