@@ -17,8 +17,8 @@ gives the margin that makes the answers the same.) Each is held equal so:
 - tests/rules/test_compiled_kernels.py holds each pair equal on random inputs;
 - the golden replays run in ``check`` mode (tests/replay/test_golden_replays.py): every call
   of every kernel in every scenario runs both and compares them bit for bit (a replay has no
-  players: the one kernel only players call, sim.players.options._bases_refused, is compared
-  so in the players' whole battles of tests/players/test_options_quick_refusal.py);
+  players: the kernels only players' choices call, tests/replay/test_golden_replays.py's
+  PLAYERS_ONLY, are compared so in the players' whole battles of their tests);
 - the replays and the statistics of the other Python versions on the machine (which cannot
   load this interpreter's build) run the reference, and must give the same bytes.
 

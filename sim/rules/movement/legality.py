@@ -550,9 +550,9 @@ def _straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr:
     return out
 
 
-
 # (its compiled twin runs where built: sim.rules.compiled)
 _straight_paths_clear = kernel("movement.straight_paths_clear", _straight_paths_clear)
+
 
 # --- the unit's move -----------------------------------------------------------------------
 

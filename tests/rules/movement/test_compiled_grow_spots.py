@@ -32,12 +32,16 @@ SOUTH = ((0.0, 0.0), (60.0, 0.0), (60.0, 12.0), (0.0, 12.0))
 NOTCHED = ((0.0, 0.0), (60.0, 0.0), (60.0, 12.0), (30.0, 12.0), (30.0, 8.0), (0.0, 8.0))
 SHALLOW = ((0.0, 0.0), (60.0, 0.0), (60.0, 1.0), (0.0, 1.0))
 NORTH = ((0.0, 32.0), (60.0, 32.0), (60.0, 44.0), (0.0, 44.0))
+SLANTED = ((0.0, 0.0), (60.0, 0.0), (40.0, 14.0), (0.0, 20.0))   # (sides whose lines are not the axes)
 
 
 def _case(rng, seed: int):
-    kind = seed % 4
+    kind = seed % 5
     size = float(rng.choice([25, 32, 40, 60]))
-    if kind == 3:   # (a zone too shallow for the base: 03.02.02, set up touching the edge, with seeds)
+    if kind == 4:   # (a zone with slanted sides: the foot of a centre on a side's line is a matrix
+        # product's, whose bits differ from the plain sum of the two products on ~1 spot in 4)
+        region = RG.deployment(SLANTED, BOARD)
+    elif kind == 3:   # (a zone too shallow for the base: 03.02.02, set up touching the edge, with seeds)
         size = float(rng.choice([40, 60]))
         region = RG.deployment(SHALLOW, BOARD)
     elif kind == 2:
@@ -49,11 +53,18 @@ def _case(rng, seed: int):
     table = PL._Table(region, others, (), float(rng.choice([PL.CLEARANCE, PL.ARMY_CLEARANCE])))
     fp = Footprint("round", 0.0, 0.0, size * MM, size * MM)
     placed = _packed(rng, fp, int(rng.integers(1, 9)), *rng.uniform([1.0, 0.6], [58.0, 3.0]))
+    if kind == 4:   # (along the slanted side, the next base's reach off it)
+        t = rng.uniform(0.1, 0.9)
+        x, y = 60.0 - 20.0 * t, 14.0 * t
+        placed = _packed(rng, fp, int(rng.integers(1, 9)), x - 1.2, y - 0.8)
+    # (unit-mates of other sizes among them: pairs whose two radii differ)
+    placed = [p if rng.random() < 0.6 else Footprint("round", p.x, p.y, m * MM, m * MM)
+              for p, m in zip(placed, rng.choice([25, 32, 40, 50], size=len(placed)))]
     return fp, placed, table
 
 
 @built
-@pytest.mark.parametrize("seed", range(16))
+@pytest.mark.parametrize("seed", range(20))
 def test_grow_spots_compiled_is_its_reference_to_the_bit(seed):
     rng = np.random.default_rng(seed)
     fp, placed, table = _case(rng, seed)
@@ -72,16 +83,20 @@ def test_grow_spots_compiled_is_its_reference_to_the_bit(seed):
 
 @built
 def test_grow_spots_compiled_at_pairs_touching_and_apart():
-    """Two placed models whose rings at the gap meet at one point (exactly tangent: the spot
-    between them), cross, or miss (too far, or one inside the other's); in a corner, where both
-    sides' lines are met."""
+    """Two placed models, of one size and of two, whose rings at the gap meet at one point
+    (exactly tangent, outside or inside: the spot between them), cross, or miss (too far, or one
+    inside the other's), each a float either side; at several angles."""
     table = PL._Table(RG.deployment(SOUTH, BOARD), [], (), PL.CLEARANCE)
     fp = Footprint("round", 0.0, 0.0, 1.0, 1.0)
-    R = 0.5 + 0.5 + PL.GAP
-    for d in (2 * R, float(np.nextafter(2 * R, 0.0)), float(np.nextafter(2 * R, 9.0)), 1.3, 3.0, 1e-12, 0.0):
-        placed = [fp.moved(0.6, 0.6), fp.moved(0.6 + d, 0.6)]
-        args = (fp, placed, table, PL.GAP, True, False)
-        assert C._same_bits(KERN.compiled(*args), KERN.reference(*args)), d
+    for r1, r2 in ((0.5, 0.5), (0.5, 1.2), (1.2, 0.5), (0.3, 2.5)):   # (equal radii, and unequal either way)
+        R1, R2 = (r1 + 0.5) + PL.GAP, (r2 + 0.5) + PL.GAP
+        for d0 in (R1 + R2, abs(R1 - R2), 1.3, 3.0, 1e-12, 0.0):    # (tangent outside, inside, crossing, apart)
+            for d in (d0, float(np.nextafter(d0, 0.0)), float(np.nextafter(d0, 9.0))):
+                for ang in (0.0, 0.3, 2.0):
+                    placed = [Footprint("round", 5.0, 3.0, 2 * r1, 2 * r1),
+                              Footprint("round", 5.0 + d * math.cos(ang), 3.0 + d * math.sin(ang), 2 * r2, 2 * r2)]
+                    args = (fp, placed, table, PL.GAP, True, False)
+                    assert C._same_bits(KERN.compiled(*args), KERN.reference(*args)), (r1, r2, d, ang)
 
 
 @built
@@ -95,6 +110,8 @@ def test_grow_spots_compiled_declines_what_it_does_not_take():
     assert KERN.compiled(fp, placed, table, 1, True) is None            # (an int gap: numpy's arithmetic)
     assert KERN.compiled(fp, [], table, PL.GAP, True) is None
     assert KERN.compiled(fp, [fp.moved(math.inf, 3.0)], table, PL.GAP, True) is None
+    f32 = Footprint("round", np.float32(5.0), np.float32(3.0), np.float32(1.0), np.float32(1.0))
+    assert KERN.compiled(fp, [f32], table, PL.GAP, True) is None     # (float32: the reference's arrays compute in it)
     near = placed[0]
     table.add([("hull", oval.moved(near.x + 2.0, near.y + 1.0))])      # (a hull near: its ring)
     assert KERN.compiled(fp, placed, table, PL.GAP, True) is None

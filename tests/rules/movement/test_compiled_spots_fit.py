@@ -121,6 +121,8 @@ def test_spots_fit_compiled_declines_what_it_does_not_take():
     assert KERN.compiled(fp, c, [oval.moved(12.0, 6.0)], table, PL.GAP) is None
     assert KERN.compiled(fp, c.astype(np.float32), placed, table, PL.GAP) is None
     assert KERN.compiled(fp, c, placed, table, 1) is None   # (an int gap: numpy's arithmetic)
+    negative = Footprint("round", 0.0, 0.0, -3.0, 1.0)       # (no footprint() makes one: the reference's)
+    assert KERN.compiled(negative, c, (), table, 0.0) is None
     bad = c.copy()
     bad[2, 0] = np.inf
     assert KERN.compiled(fp, bad, placed, table, PL.GAP) is None

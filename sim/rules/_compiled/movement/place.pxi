@@ -4,9 +4,8 @@
 # whose kernels they twin).
 
 
-# (sim.rules.coherency's COHERENCY_LINK and COHERENCY_SPAN: a test holds them equal)
-PLACE_LINK = 2.0
-PLACE_SPAN = 9.0
+# (2" and 9": coherency.pxi's COHERENCY_LINK and COHERENCY_SPAN, which a test holds equal to
+# sim.rules.coherency's)
 
 
 cdef bint _discs_of(fps, double[:, ::1] out) except -1:
@@ -155,7 +154,7 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
     disc = disc_
     if not _discs_of(fixed, disc):
         return None
-    cdef double span = PLACE_SPAN + EPS, link = PLACE_LINK + EPS, x, most, least
+    cdef double span = COHERENCY_SPAN + EPS, link = COHERENCY_LINK + EPS, x, most, least
     up_ = np.arange(n, dtype=np.intp)
     cdef Py_ssize_t[::1] up = up_
     cdef double xt

@@ -15,9 +15,10 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
     arrays, as the reference reads it: a matrix product's bits are the library's), the rings
     round the other bases near them (``_Table.contact_spots``) and the region's own spots near
     them (03.02.02), in the reference's order, each value its arithmetic. A base that is not
-    round (among them, or near them for the contact rings) or a value that is no finite number
-    is the reference's."""
-    if fp.shape != "round" or type(gap_) is not float:
+    round (among them, or near them for the contact rings), a footprint of numbers narrower than
+    a float (the reference's arrays would compute in their type) or a value that is no finite
+    number is the reference's."""
+    if fp.shape != "round" or type(gap_) is not float or not isinstance(fp.length, float):
         return None
     cdef Py_ssize_t n = len(placed), i, j, k, q, m, L, A, nk
     if n == 0:
@@ -35,8 +36,8 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
     cdef double[::1] pr = pr_
     i = 0
     for f in placed:
-        if f.shape != "round":
-            return None
+        if f.shape != "round" or not (isinstance(f.x, float) and isinstance(f.y, float) and isinstance(f.length, float)):
+            return None   # (a hull; or numbers of another width (float32), in which the reference's arrays would compute)
         pc[i, 0], pc[i, 1], pr[i] = f.x, f.y, 0.5 * f.length
         if not (-1e150 < pc[i, 0] < 1e150 and -1e150 < pc[i, 1] < 1e150 and -1e150 < pr[i] < 1e150):
             return None

@@ -386,9 +386,9 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
     return np.vstack(out) if out else np.zeros((0, 2))
 
 
-
 # (its compiled twin runs where built: sim.rules.compiled)
 _grow_spots = kernel("movement.grow_spots", _grow_spots)
+
 
 @lru_cache(maxsize=64)
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:

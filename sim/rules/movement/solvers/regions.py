@@ -552,9 +552,9 @@ def farther_than(fp: Footprint, c: np.ndarray, fps: Sequence[Footprint], d: floa
     return ok
 
 
-
 # (its compiled twin runs where built: sim.rules.compiled)
 farther_than = kernel("movement.farther_than", farther_than)
+
 
 _FARTHER_ROWS = 2048  # farther_than's centres compared in one block (a few MB at most)
 
