@@ -95,3 +95,112 @@ def farther_than(fp, c_, fps, d_, circles=None):
                 ok[k] = False
                 break
     return out_
+
+
+# (sim.rules.movement.solvers.spots.SLACK and sim.rules.deployment.EDGE_TOUCH: a test holds them
+# equal; and how near a zone's limit a spot's product may come before the reference decides it,
+# its matrix product's last bits being the library's: products of two terms round ~1e-14" apart)
+REGION_SLACK = 5e-4
+REGION_EDGE_TOUCH = 1e-3
+REGION_ZONE_BAND = 1e-9
+
+
+def edges_and_zone(rule, c_):
+    """movement.solvers.regions._edges_and_zone, for a round base: (K,) whether the base at each
+    of ``c`` is on the battlefield (SLACK inside each edge), touches one of the mode's edges
+    (03.02.02) or is within the zone (inside some convex piece: each of its limits, the product
+    of the centre and the limit's normal, decided here where it is more than REGION_ZONE_BAND
+    from the limit and left to the reference's matrix product otherwise), and within the edge
+    strip (_clear_of_box: the centre's distance from the box of points farther in, against the
+    bounding and inner circles less and plus a hair; a centre between them, which the reference
+    measures, is the reference's). Each decided answer is the reference's: the edges' and the
+    strip's arithmetic is its own, the zone's decided only away from its limits. A base that is
+    not round, an input of another type or a value that is no finite number is the reference's."""
+    fp, rg = rule.fp, rule.region
+    if fp.shape != "round" or not _all_of((c_,), F64) or c_.ndim != 2:
+        return None
+    cdef const double[:, :] c = c_
+    cdef Py_ssize_t K = c.shape[0], k, e, q, E
+    if K and c.shape[1] != 2:
+        return None
+    out_ = np.ones(K, dtype=bool)
+    cdef unsigned char[::1] ok = out_.view(np.uint8)
+    if K == 0:
+        return out_
+    if not (_finite(c[:, 0]) and _finite(c[:, 1])):
+        return None
+    cdef double h = 0.5 * fp.length, W = rg.board[0], H = rg.board[1], slack = REGION_SLACK
+    if not (-1e150 < h < 1e150 and -1e150 < W < 1e150 and -1e150 < H < 1e150):
+        return None
+    cdef double gx0, gx1, gy0, gy1, touch = REGION_EDGE_TOUCH - 2e-4
+    mode = rule.mode
+    cdef bint by_edges = mode in ("zone edge", "any edge"), west = False, east = False, south = False, north = False
+    if by_edges:
+        edges = rule.edges
+        west, east, south, north = "west" in edges, "east" in edges, "south" in edges, "north" in edges
+    cdef Py_ssize_t left = 0
+    for k in range(K):
+        gx0 = c[k, 0] - h
+        gx1 = (W - c[k, 0]) - h
+        gy0 = c[k, 1] - h
+        gy1 = (H - c[k, 1]) - h
+        ok[k] = gx0 >= slack and gx1 >= slack and gy0 >= slack and gy1 >= slack
+        if by_edges and ok[k]:
+            ok[k] = ((west and gx0 <= touch) or (east and gx1 <= touch) or (south and gy0 <= touch)
+                     or (north and gy1 <= touch))
+        left += ok[k]
+    cdef const double[:, :] n
+    cdef const double[:] lim
+    cdef double dot, band = REGION_ZONE_BAND
+    cdef int state
+    cdef bint inside, unsure
+    if not by_edges and rg.zone is not None and left:
+        pieces = []
+        for nv, lv in rule.zone_limits():
+            if not _all_of((nv, lv), F64) or nv.ndim != 2 or lv.ndim != 1 or nv.shape[0] != lv.shape[0] or (
+                    nv.shape[0] and nv.shape[1] != 2):
+                return None
+            pieces.append((nv, lv))
+        for k in range(K):
+            if not ok[k]:
+                continue
+            inside, unsure = False, False
+            for q in range(len(pieces)):
+                n, lim = pieces[q]
+                state = 1   # (1: within every limit of the piece, 0: past one, 2: not decided here)
+                for e in range(n.shape[0]):
+                    dot = c[k, 0] * n[e, 0] + c[k, 1] * n[e, 1]
+                    if dot != dot or lim[e] != lim[e]:
+                        return None
+                    if dot > lim[e] + band:
+                        state = 0
+                        break
+                    if dot >= lim[e] - band:
+                        state = 2
+                if state == 1:
+                    inside = True
+                    break
+                if state == 2:
+                    unsure = True
+            if not inside and unsure:
+                return None   # (a limit too near to decide: the reference's product decides it)
+            ok[k] = inside
+            left -= not inside
+    cdef double m, gx, gy, g, bnd, inner
+    if rg.edge_strip is not None and mode == "" and left:
+        m = rg.edge_strip - REGION_SLACK
+        bnd = fp.bounding_radius
+        inner = 0.5 * min(fp.length, fp.width) * 1.0
+        for k in range(K):
+            if not ok[k]:
+                continue
+            gx = _max(_max(m - c[k, 0], c[k, 0] - (W - m)), 0.0)
+            gy = _max(_max(m - c[k, 1], c[k, 1] - (H - m)), 0.0)
+            g = hypot(gx, gy)
+            if g > bnd + 1e-6:
+                continue
+            if g < inner - 1e-6:
+                ok[k] = False
+                continue
+            return None   # (between the circles: the reference measures the base against the box)
+    return out_

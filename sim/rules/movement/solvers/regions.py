@@ -311,7 +311,7 @@ class ModelRule:
     def mask(self, c: np.ndarray) -> np.ndarray:
         """(K,) whether the base at each centre keeps every limit of the region (SLACK inside)."""
         c = np.asarray(c, dtype=float).reshape(-1, 2)
-        return self._rest_mask(c, self._edges_and_zone(c))
+        return self._rest_mask(c, _edges_and_zone(self, c))
 
     def edges_mask(self, c: np.ndarray) -> np.ndarray | None:
         """(K,) ``mask``'s tests that read the battlefield's edges alone, for a region with no
@@ -322,27 +322,7 @@ class ModelRule:
         one matrix product: ``mask`` alone)."""
         if self.region.zone is not None:
             return None
-        return self._edges_and_zone(np.asarray(c, dtype=float).reshape(-1, 2))
-
-    def _edges_and_zone(self, c: np.ndarray) -> np.ndarray:
-        """``mask``'s first tests: on the battlefield, touching an edge (03.02.02's modes) or
-        within the zone, within the edge strip."""
-        rg, fp = self.region, self.fp
-        W, H = rg.board
-        hx, hy = half_extents(fp)
-        gx0, gx1, gy0, gy1 = c[:, 0] - hx, W - c[:, 0] - hx, c[:, 1] - hy, H - c[:, 1] - hy
-        ok = (gx0 >= SLACK) & (gx1 >= SLACK) & (gy0 >= SLACK) & (gy1 >= SLACK)
-        if self.mode in ("zone edge", "any edge"):
-            gaps = {"west": gx0, "east": gx1, "south": gy0, "north": gy1}
-            ok &= np.logical_or.reduce([gaps[e] <= EDGE_TOUCH - 2e-4 for e in self.edges])
-        elif rg.zone is not None and ok.any():
-            inside = np.zeros(len(c), dtype=bool)
-            for n, lim in self.zone_limits():
-                inside |= ((c @ n.T) <= lim).all(axis=1)
-            ok &= inside
-        if rg.edge_strip is not None and self.mode == "" and ok.any():
-            ok[ok] = _clear_of_box(fp, c[ok], rg.edge_strip - SLACK, rg.board)
-        return ok
+        return _edges_and_zone(self, np.asarray(c, dtype=float).reshape(-1, 2))
 
     def _rest_mask(self, c: np.ndarray, ok: np.ndarray) -> np.ndarray:
         """``mask``'s tests after the battlefield's edges and the zone: the ``near`` target and
@@ -450,6 +430,33 @@ class ModelRule:
             for poly in a.polygons:
                 ok &= _polygon_distances(Footprint("round", 0, 0, 1e-9, 1e-9), pts, poly) > max(a.distance, 0.0)
         return ok
+
+
+def _edges_and_zone(rule: ModelRule, c: np.ndarray) -> np.ndarray:
+    """03.02 / 03.02.02 / 20.04 ``ModelRule.mask``'s first tests of the base of ``rule`` at each
+    of ``c`` (K, 2): on the battlefield (SLACK inside its edges), touching an edge (03.02.02's
+    modes) or within the zone (each convex piece's limits, a matrix product), within the edge
+    strip (``_clear_of_box``). Each spot's answer is its own."""
+    rg, fp = rule.region, rule.fp
+    W, H = rg.board
+    hx, hy = half_extents(fp)
+    gx0, gx1, gy0, gy1 = c[:, 0] - hx, W - c[:, 0] - hx, c[:, 1] - hy, H - c[:, 1] - hy
+    ok = (gx0 >= SLACK) & (gx1 >= SLACK) & (gy0 >= SLACK) & (gy1 >= SLACK)
+    if rule.mode in ("zone edge", "any edge"):
+        gaps = {"west": gx0, "east": gx1, "south": gy0, "north": gy1}
+        ok &= np.logical_or.reduce([gaps[e] <= EDGE_TOUCH - 2e-4 for e in rule.edges])
+    elif rg.zone is not None and ok.any():
+        inside = np.zeros(len(c), dtype=bool)
+        for n, lim in rule.zone_limits():
+            inside |= ((c @ n.T) <= lim).all(axis=1)
+        ok &= inside
+    if rg.edge_strip is not None and rule.mode == "" and ok.any():
+        ok[ok] = _clear_of_box(fp, c[ok], rg.edge_strip - SLACK, rg.board)
+    return ok
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_edges_and_zone = kernel("movement.edges_and_zone", _edges_and_zone)
 
 
 def _points_in_zone(pts: np.ndarray, pieces) -> np.ndarray:
