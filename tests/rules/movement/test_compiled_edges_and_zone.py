@@ -23,16 +23,10 @@ from sim.rules.deployment import EDGE_TOUCH
 from sim.rules.movement.solvers import regions as RG
 
 from random_bases import random_base
+from test_compiled_grow_spots import BOARD, MM, NORTH, NOTCHED, SHALLOW, SLANTED, SOUTH  # (the same zones)
 
 KERN = C.KERNELS["movement.edges_and_zone"]
 built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels are not built here")
-MM = 1 / 25.4
-BOARD = (60.0, 44.0)
-SOUTH = ((0.0, 0.0), (60.0, 0.0), (60.0, 12.0), (0.0, 12.0))
-NOTCHED = ((0.0, 0.0), (60.0, 0.0), (60.0, 12.0), (30.0, 12.0), (30.0, 8.0), (0.0, 8.0))
-SLANTED = ((0.0, 0.0), (60.0, 0.0), (40.0, 14.0), (0.0, 20.0))
-SHALLOW = ((0.0, 0.0), (60.0, 0.0), (60.0, 1.0), (0.0, 1.0))
-NORTH = ((0.0, 32.0), (60.0, 32.0), (60.0, 44.0), (0.0, 44.0))
 
 
 def _regions(rng):

@@ -25,6 +25,8 @@ from sim.rules.movement.legality import feature_mask, overlap_mask, placed_overl
 from sim.rules.movement.solvers import place as PLACE
 from sim.rules.terrain import Feature, TerrainArea
 
+from twins import checked_in_players_battles, twin_answer
+
 KERN = C.KERNELS["movement.spots_legal"]
 built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels are not built here")
 RADII = (0.49, 0.63, 0.79, 1.0)   # (25, 32, 40 and 50 mm bases' radii, near enough)
@@ -105,8 +107,7 @@ def test_spots_legal_compiled_is_its_reference_to_the_bit(seed):
         c = np.vstack([rng.uniform(-1, 35, size=(int(rng.integers(0, 20)), 2)),
                        _on_limits(rng, fp, idx, others, mates, terr, fixed, int(rng.integers(0, 12)))])
         args = (fp, c, idx, others, mates, terr, fixed)
-        got, want = KERN.compiled(*args), KERN.reference(*args)
-        assert got is not None and C._same_bits(got, want)
+        want = twin_answer(KERN, *args)
         seen.update(want.tolist())
     assert seen == {True, False}
 
@@ -210,21 +211,4 @@ def test_spots_legal_compiled_in_the_players_battles():
     more than a replay does (the golden replays compare its few calls in their scenarios'
     "if possible" checks): four whole battles in ``check`` mode, every call compared (a
     difference raises), and enough of them answered by the twin to mean something."""
-    from pathlib import Path
-
-    from sim.analysis.stats import with_players
-    from sim.battle import Battle
-    from sim.players import play_battle
-    from sim.scenario.load import load_scenario
-
-    spec = with_players(load_scenario(Path(__file__).resolve().parents[3] / "scenarios/battle_default.toml"),
-                        ("default", "default"))
-    before, checked = C.set_mode(C._mode), KERN.checked
-    KERN.set_mode("check")
-    try:
-        for seed in (1, 2, 3, 4):
-            with Battle(spec, seed=seed) as b:
-                play_battle(b, spec)
-    finally:
-        C.set_mode(before)
-    assert KERN.checked - checked > 50
+    assert checked_in_players_battles(KERN) > 50

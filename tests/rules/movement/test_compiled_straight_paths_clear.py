@@ -21,6 +21,8 @@ from sim.rules.movement.index import TOUCH, Body, BodyIndex, TerrainIndex
 from sim.rules.movement.legality import blocking_rows, straight_paths_clear
 from sim.rules.terrain import Feature, TerrainArea
 
+from twins import checked_in_players_battles, twin_answer
+
 KERN = C.KERNELS["movement.straight_paths_clear"]
 built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels are not built here")
 
@@ -86,8 +88,7 @@ def test_straight_paths_clear_compiled_is_its_reference_to_the_bit(seed):
                           s[None, :]])   # (a segment of no length)
         for may in (False, 2.0, 4.0, True):
             args = (fp, ends, idx, terr, blockers, may)
-            got, want = KERN.compiled(*args), KERN.reference(*args)
-            assert got is not None and C._same_bits(got, want)
+            want = twin_answer(KERN, *args)
             assert want.tolist() == straight_paths_clear(fp, ends, idx, terr, blockers, may_cross_dense=may).tolist()
             seen.update(want.tolist())
     assert seen == {True, False}
@@ -124,21 +125,4 @@ def test_straight_paths_clear_compiled_in_the_players_battles():
     trace), so the default players' charges, pile-ins and consolidations on the default table
     are where it is held to its reference: four whole battles in ``check`` mode, every call
     compared (a difference raises), and enough of them answered by the twin to mean something."""
-    from pathlib import Path
-
-    from sim.analysis.stats import with_players
-    from sim.battle import Battle
-    from sim.players import play_battle
-    from sim.scenario.load import load_scenario
-
-    spec = with_players(load_scenario(Path(__file__).resolve().parents[3] / "scenarios/battle_default.toml"),
-                        ("default", "default"))
-    before, checked = C.set_mode(C._mode), KERN.checked
-    KERN.set_mode("check")
-    try:
-        for seed in (1, 2, 3, 4):
-            with Battle(spec, seed=seed) as b:
-                play_battle(b, spec)
-    finally:
-        C.set_mode(before)
-    assert KERN.checked - checked > 50
+    assert checked_in_players_battles(KERN) > 50
