@@ -149,33 +149,50 @@ def edges_and_zone(rule, c_):
             ok[k] = ((west and gx0 <= touch) or (east and gx1 <= touch) or (south and gy0 <= touch)
                      or (north and gy1 <= touch))
         left += ok[k]
-    cdef const double[:, :] n
-    cdef const double[:] lim
     cdef double dot, band = REGION_ZONE_BAND
     cdef int state
     cdef bint inside, unsure
+    cdef Py_ssize_t P, e0, e1
+    cdef double[:, ::1] nn
+    cdef double[::1] ll
+    cdef Py_ssize_t[::1] starts
     if not by_edges and rg.zone is not None and left:
-        pieces = []
-        for nv, lv in rule.zone_limits():
+        # every piece's limits in one pair of arrays, read by offsets (a typed view a piece, taken
+        # for each spot, would cost more than the spot's arithmetic)
+        limits = rule.zone_limits()
+        P = len(limits)
+        E = 0
+        for nv, lv in limits:
             if not _all_of((nv, lv), F64) or nv.ndim != 2 or lv.ndim != 1 or nv.shape[0] != lv.shape[0] or (
                     nv.shape[0] and nv.shape[1] != 2):
                 return None
-            pieces.append((nv, lv))
+            E += nv.shape[0]
+        nn_, ll_, starts_ = np.empty((E, 2)), np.empty(E), np.empty(P + 1, dtype=np.intp)
+        nn, ll, starts = nn_, ll_, starts_
+        e0 = 0
+        for q in range(P):
+            nv, lv = limits[q]
+            e1 = e0 + nv.shape[0]
+            nn_[e0:e1] = nv
+            ll_[e0:e1] = lv
+            starts[q] = e0
+            e0 = e1
+        starts[P] = e0
+        for e in range(E):
+            if nn[e, 0] != nn[e, 0] or nn[e, 1] != nn[e, 1] or ll[e] != ll[e]:
+                return None
         for k in range(K):
             if not ok[k]:
                 continue
             inside, unsure = False, False
-            for q in range(len(pieces)):
-                n, lim = pieces[q]
+            for q in range(P):
                 state = 1   # (1: within every limit of the piece, 0: past one, 2: not decided here)
-                for e in range(n.shape[0]):
-                    dot = c[k, 0] * n[e, 0] + c[k, 1] * n[e, 1]
-                    if dot != dot or lim[e] != lim[e]:
-                        return None
-                    if dot > lim[e] + band:
+                for e in range(starts[q], starts[q + 1]):
+                    dot = c[k, 0] * nn[e, 0] + c[k, 1] * nn[e, 1]
+                    if dot > ll[e] + band:
                         state = 0
                         break
-                    if dot >= lim[e] - band:
+                    if dot >= ll[e] - band:
                         state = 2
                 if state == 1:
                     inside = True
