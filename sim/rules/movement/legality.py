@@ -759,6 +759,10 @@ def near_each(fps: Sequence[Footprint], idx: BodyIndex, reach: float, rows: np.n
         & (yhi[rows] >= lo[:, 1, None]) & (ylo[rows] <= hi[:, 1, None])
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+near_each = kernel("movement.near_each", near_each)
+
+
 NEAR_KEEP = 256  # near_enemy_distances' answers kept a table
 
 

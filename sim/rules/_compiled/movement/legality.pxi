@@ -465,3 +465,34 @@ def straight_paths_clear(fp, ends_, idx, terr, blockers_, may_cross_dense):
                     ok[k] = False
                     break
     return out_
+
+
+def near_each(fps, idx, reach_, rows_):
+    """movement.legality.near_each: (len(fps), len(rows)) whether the body of each row of ``idx``
+    among ``rows`` has a box that meets the box of each footprint at its own place grown by its
+    bounding radius, ``reach`` and a hair: rows_near_box's arithmetic for each. An input of
+    another type, a row out of range or a value that is no finite number is the reference's."""
+    if type(reach_) is not float or not _all_of((rows_,), INTP) or rows_.ndim != 1:
+        return None
+    cdef const Py_ssize_t[:] rows = rows_
+    cdef Py_ssize_t n = len(fps), m = rows.shape[0], i, k, j
+    cdef double reach = reach_, x, y, b, pad, lo0, lo1, hi0, hi1
+    if not (-1e150 < reach < 1e150):
+        return None
+    cdef _Bodies bd = _bodies(idx)
+    if bd is None or not _indices(rows, bd.N):
+        return None
+    out_ = np.empty((n, m), dtype=bool)
+    cdef unsigned char[:, ::1] out = out_.view(np.uint8)
+    i = 0
+    for f in fps:
+        x, y, b = f.x, f.y, f.bounding_radius
+        if not (-1e150 < x < 1e150 and -1e150 < y < 1e150 and -1e150 < b < 1e150):
+            return None
+        pad = (b + reach) + 1e-6
+        lo0, lo1, hi0, hi1 = x - pad, y - pad, x + pad, y + pad
+        for k in range(m):
+            j = rows[k]
+            out[i, k] = bd.xhi[j] >= lo0 and bd.xlo[j] <= hi0 and bd.yhi[j] >= lo1 and bd.ylo[j] <= hi1
+        i += 1
+    return out_
