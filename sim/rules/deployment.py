@@ -19,6 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from sim.rules.arrays import roll_next
+from sim.rules.compiled import kernel
 from sim.rules.geometry import EPS, Footprint, core, footprint_polygon_distance
 from sim.rules.polygons import ccw, convex_pieces, point_in_polygon, polygon_inside
 
@@ -45,6 +46,10 @@ def wholly_within(fp: Footprint, zone) -> bool:
     if _circle_clear_inside(fp.x, fp.y, fp.bounding_radius, zone):
         return True  # (its bounding circle is inside, clear of every edge: so is every part of the base)
     return polygon_inside(core(fp)[0], zone)
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+wholly_within = kernel("movement.wholly_within", wholly_within)
 
 
 def _circle_clear_inside(x: float, y: float, r: float, zone) -> bool:
