@@ -63,11 +63,14 @@ def test_a_signal_stops_stats_with_one_line_and_no_worker_left(signum, code, wor
                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, start_new_session=True)
     try:
-        # started: both workers (and multiprocessing's resource tracker) are there, and the
-        # workers have loaded the scenario (their initializer imported sim.scenario.load)
+        # started: both workers (and multiprocessing's resource tracker) are there, the workers
+        # have loaded the scenario (their initializer imported sim.scenario.load), and the
+        # parent answers signals again (sim.analysis.workers ignores SIGINT and blocks SIGTERM
+        # while it forks them: a forked worker has numpy mapped from its first instant, so the
+        # workers can look loaded while the parent still ignores a Ctrl-C)
         def started():
             ws = _workers(p.pid)
-            return len(ws) == 2 and all(_has_loaded(w) for w in ws)
+            return len(ws) == 2 and all(_has_loaded(w) for w in ws) and _answers_signals(p.pid)
 
         _wait_for(started, "the workers to start")
         seen = _children(p.pid)
@@ -202,11 +205,26 @@ def _workers(pid: int) -> list[int]:
     return out
 
 
+def _answers_signals(pid: int) -> bool:
+    """The process neither ignores SIGINT nor blocks SIGTERM (/proc/PID/status, its main
+    thread's masks): past the window in which sim.analysis.workers starts its workers."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    masks = dict(line.split(":", 1) for line in status.splitlines() if line.startswith(("SigIgn:", "SigBlk:")))
+    if len(masks) != 2:
+        return False
+    return not (int(masks["SigIgn"], 16) >> (signal.SIGINT - 1)) & 1 and \
+        not (int(masks["SigBlk"], 16) >> (signal.SIGTERM - 1)) & 1
+
+
 def _started(p) -> list[int]:
-    """The two workers of ``p``, once both have loaded the scenario."""
+    """The two workers of ``p``, once both have loaded the scenario and the parent answers
+    signals again (``_answers_signals``)."""
     def ready():
         ws = _workers(p.pid)
-        return len(ws) == 2 and all(_has_loaded(w) for w in ws)
+        return len(ws) == 2 and all(_has_loaded(w) for w in ws) and _answers_signals(p.pid)
 
     _wait_for(ready, "the workers to start")
     return _workers(p.pid)
