@@ -80,6 +80,25 @@ cdef inline double _pt_poly_d(double cx, double cy, _Edges ed, Py_ssize_t p) noe
     return 0.0 if crossings % 2 == 1 else sqrt(d2)
 
 
+
+cdef int _on_feature(double x, double y, double r, double lim, _Edges ed, const double[:, :] plo,
+                     const double[:, :] phi) noexcept nogil:
+    """A round base of radius ``r`` at (x, y) against the polygons of ``ed`` (their boxes
+    ``plo``, ``phi``): 1 when its centre is less than ``lim`` from the closed area of one whose
+    box meets the base's (feature_mask's boxes, then points_polys_distance's arithmetic), 0 when
+    none is, -1 when a NaN is made inside (the reference's)."""
+    cdef Py_ssize_t p
+    cdef double d
+    for p in range(ed.P):
+        if not (x - r <= phi[p, 0] and x + r >= plo[p, 0] and y - r <= phi[p, 1] and y + r >= plo[p, 1]):
+            continue
+        d = _pt_poly_d(x, y, ed, p)
+        if d != d:
+            return -1
+        if d < lim:
+            return 1
+    return 0
+
 def points_polys_distance(c_, es):
     """movement.kernels.points_polys_distance: (K, P) from each point c[k] to the closed area
     of each polygon of ``es``, 0 inside."""

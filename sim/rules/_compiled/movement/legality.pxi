@@ -324,6 +324,7 @@ def round_features_refuse(starts_, ends_, radii_, terr, may_cross_dense, margin_
             and _finite(radii)):
         return None
     cdef double margin = margin_, touch = MOVE_TOUCH, lim, d, r, ax, ay, bx, by
+    cdef int said
     cdef _Edges ed
     cdef const double[:, :] plo
     cdef const double[:, :] phi
@@ -337,16 +338,11 @@ def round_features_refuse(starts_, ends_, radii_, terr, may_cross_dense, margin_
             return None
         for k in range(K):
             r = radii[k]
-            lim = r - touch - margin
-            bx, by = ends[k, 0], ends[k, 1]
-            for p in range(ed.P):
-                if not (bx - r <= phi[p, 0] and bx + r >= plo[p, 0] and by - r <= phi[p, 1] and by + r >= plo[p, 1]):
-                    continue
-                d = _pt_poly_d(bx, by, ed, p)
-                if d != d:
-                    return None
-                if d < lim:
-                    return True
+            said = _on_feature(ends[k, 0], ends[k, 1], r, r - touch - margin, ed, plo, phi)
+            if said < 0:
+                return None
+            if said:
+                return True
     if may_cross_dense is None:
         return False
     dense = terr.uncrossable(may_cross_dense)

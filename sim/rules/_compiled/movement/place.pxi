@@ -8,23 +8,6 @@
 # sim.rules.coherency's)
 
 
-cdef bint _discs_of(fps, double[:, ::1] out) except -1:
-    """Each footprint of ``fps`` as (x, y, its radius: half its length) in ``out``; False when
-    one is not round or not a finite number well within range (the reference's: its hulls'
-    arithmetic, or numpy's with an infinity)."""
-    cdef Py_ssize_t i = 0
-    cdef double x, y, r
-    for f in fps:
-        if f.shape != "round":
-            return False
-        x, y, r = f.x, f.y, 0.5 * f.length
-        if not (-1e150 < x < 1e150 and -1e150 < y < 1e150 and -1e150 < r < 1e150):
-            return False
-        out[i, 0], out[i, 1], out[i, 2] = x, y, r
-        i += 1
-    return True
-
-
 cdef Py_ssize_t _root(Py_ssize_t* up, Py_ssize_t i) noexcept nogil:
     while up[i] != i:
         i = up[i]
@@ -64,8 +47,7 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
     if b is None or not _indices(others, b.N):
         return None
     cdef double touch = MOVE_TOUCH, cmin0 = c[0, 0], cmin1 = c[0, 1], cmax0 = c[0, 0], cmax1 = c[0, 1]
-    cdef double pad, lo0, lo1, hi0, hi1, dx, dy, lim, d
-    cdef Py_ssize_t left
+    cdef double pad, lo0, lo1, hi0, hi1, dx, dy, lim
     for k in range(1, K):
         cmin0 = _min(cmin0, c[k, 0])
         cmin1 = _min(cmin1, c[k, 1])
@@ -92,10 +74,7 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
             if sqrt(dx * dx + dy * dy) < (r + b.radius[j]) - touch:
                 ok[k] = False
                 break
-    left = 0
-    for k in range(K):
-        left += ok[k]
-    if left == 0:
+    if _count_ok(ok) == 0:
         return out_
     # 03.01: no unit-mate where it stands (placed_overlaps' round pairs)
     n = len(mates)
@@ -110,10 +89,7 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
             if hypot(c[k, 0] - disc[i, 0], c[k, 1] - disc[i, 1]) < (r + disc[i, 2]) - touch:
                 ok[k] = False
                 break
-    left = 0
-    for k in range(K):
-        left += ok[k]
-    if left == 0:
+    if _count_ok(ok) == 0:
         return out_
     # Part A ruling 13: no light or dense feature (feature_mask's boxes and distances)
     cdef _Edges ed
@@ -131,24 +107,16 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
         for k in range(K):
             if not ok[k]:
                 continue   # (refused already: its answer stands, whatever a feature says)
-            for p in range(ed.P):
-                if not (c[k, 0] - r <= phi[p, 0] and c[k, 0] + r >= plo[p, 0]
-                        and c[k, 1] - r <= phi[p, 1] and c[k, 1] + r >= plo[p, 1]):
-                    continue
-                d = _pt_poly_d(c[k, 0], c[k, 1], ed, p)
-                if d != d:
-                    return None   # (a NaN made inside: the reference's)
-                if d < lim:
-                    ok[k] = False
-                    break
+            p = _on_feature(c[k, 0], c[k, 1], r, lim, ed, plo, phi)
+            if p < 0:
+                return None   # (a NaN made inside: the reference's)
+            if p:
+                ok[k] = False
     # 03.03: coherency with the fixed models (_coherent)
     n = len(fixed)
     if n == 0:
         return out_
-    left = 0
-    for k in range(K):
-        left += ok[k]
-    if left == 0:
+    if _count_ok(ok) == 0:
         return out_
     disc_ = np.empty((n, 3))
     disc = disc_
@@ -177,6 +145,11 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
                     return out_
                 if x <= link:       # (linked: one group, as link_groups' closure finds it)
                     up[_root(&up[0], i)] = _root(&up[0], j)
+    grp_, dk_ = np.empty(n, dtype=np.intp), np.empty(n)
+    cdef Py_ssize_t[::1] grp = grp_
+    cdef double[::1] dk = dk_
+    for i in range(n):
+        grp[i] = _root(&up[0], i)
     for k in range(K):
         if not ok[k]:
             continue
@@ -184,23 +157,19 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
         for i in range(n):
             dx = c[k, 0] - disc[i, 0]
             dy = c[k, 1] - disc[i, 1]
-            x = _max((sqrt(dx * dx + dy * dy) - r) - disc[i, 2], 0.0)
-            most = x if i == 0 else _max(most, x)
+            dk[i] = _max((sqrt(dx * dx + dy * dy) - r) - disc[i, 2], 0.0)
+            most = dk[i] if i == 0 else _max(most, dk[i])
         if not (most <= span):
             ok[k] = False
             continue
         # each group of the fixed models: within 2" of one of its models (one group when n is 1)
         for g in range(n):
-            if _root(&up[0], g) != g:
+            if grp[g] != g:
                 continue
             least = INFINITY
             for i in range(n):
-                if _root(&up[0], i) != g:
-                    continue
-                dx = c[k, 0] - disc[i, 0]
-                dy = c[k, 1] - disc[i, 1]
-                x = _max((sqrt(dx * dx + dy * dy) - r) - disc[i, 2], 0.0)
-                least = _min(least, x)
+                if grp[i] == g:
+                    least = _min(least, dk[i])
             if not (least <= link):
                 ok[k] = False
                 break

@@ -100,15 +100,8 @@ def spots_fit(fp, c_, placed, table, gap_):
     cdef double[:, ::1] disc = disc_
     cdef double x, y, dx, dy, d, least, most, low = gap - 1e-9, link = FIT_LINK, span = FIT_SPAN
     if n:
-        i = 0
-        for f in placed:
-            if f.shape != "round":
-                return None
-            x, y, d = f.x, f.y, 0.5 * f.length
-            if not (-1e150 < x < 1e150 and -1e150 < y < 1e150 and -1e150 < d < 1e150):
-                return None
-            disc[i, 0], disc[i, 1], disc[i, 2] = x, y, d
-            i += 1
+        if not _discs_of(placed, disc):
+            return None
         for k in range(K):
             for i in range(n):
                 dx = c[k, 0] - disc[i, 0]
@@ -117,10 +110,7 @@ def spots_fit(fp, c_, placed, table, gap_):
                 least = d if i == 0 else _min(least, d)
                 most = d if i == 0 else _max(most, d)
             ok[k] = least >= low and least <= link and most <= span
-    m = 0
-    for k in range(K):
-        m += ok[k]
-    if m == 0:
+    if _count_ok(ok) == 0:
         return out_
     # Part A ruling 13: clear of the other bases (_Table.near, then _discs_clear)
     oc_, orad_, rnd_ = table.centres, table.radius, table.is_round
@@ -183,10 +173,7 @@ def spots_fit(fp, c_, placed, table, gap_):
     cdef double rg = 0.5 * (fp.length + 2 * FIT_SLACK), touch = MOVE_TOUCH
     es = table.terr.no_end
     if len(es):
-        m = 0
-        for k in range(K):
-            m += ok[k]
-        if m == 0:
+        if _count_ok(ok) == 0:
             return out_
         ed = _edges(es)
         if ed is None or not _all_of((es.lo, es.hi), F64):
@@ -198,16 +185,11 @@ def spots_fit(fp, c_, placed, table, gap_):
         for k in range(K):
             if not ok[k]:
                 continue
-            for p in range(ed.P):
-                if not (c[k, 0] - rg <= phi[p, 0] and c[k, 0] + rg >= plo[p, 0]
-                        and c[k, 1] - rg <= phi[p, 1] and c[k, 1] + rg >= plo[p, 1]):
-                    continue
-                d = _pt_poly_d(c[k, 0], c[k, 1], ed, p)
-                if d != d:
-                    return None   # (a NaN made inside: the reference's)
-                if d < lim:
-                    ok[k] = False
-                    break
+            p = _on_feature(c[k, 0], c[k, 1], rg, lim, ed, plo, phi)
+            if p < 0:
+                return None   # (a NaN made inside: the reference's)
+            if p:
+                ok[k] = False
     return out_
 
 

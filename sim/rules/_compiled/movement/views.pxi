@@ -97,3 +97,28 @@ cdef _Bodies _bodies(idx):
     if type(memo) is dict:
         memo["compiled views"] = b
     return b
+
+
+cdef bint _discs_of(fps, double[:, ::1] out) except -1:
+    """Each footprint of ``fps`` as (x, y, its radius: half its length) in ``out``; False when
+    one is not round or not a finite number well within range (the reference's: its hulls'
+    arithmetic, or numpy's with an infinity)."""
+    cdef Py_ssize_t i = 0
+    cdef double x, y, r
+    for f in fps:
+        if f.shape != "round":
+            return False
+        x, y, r = f.x, f.y, 0.5 * f.length
+        if not (-1e150 < x < 1e150 and -1e150 < y < 1e150 and -1e150 < r < 1e150):
+            return False
+        out[i, 0], out[i, 1], out[i, 2] = x, y, r
+        i += 1
+    return True
+
+
+cdef inline Py_ssize_t _count_ok(const unsigned char[::1] ok) noexcept nogil:
+    """How many spots a twin's answer still holds true."""
+    cdef Py_ssize_t k, m = 0
+    for k in range(ok.shape[0]):
+        m += ok[k]
+    return m
