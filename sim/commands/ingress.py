@@ -96,14 +96,50 @@ def _shorter_deep_strikes(battle, u: int, board, efs, names) -> list:
     return [RG.deep_strike(board, efs, names, distance=x, zone=zone) for x in dists]
 
 
-def _preferred(battle, u: int, side: int) -> list:
+def _preferred(battle, u: int, side: int, seen: dict | None = None) -> list:
     """``ingress_candidates`` in Part A ruling 27's order of preference: nearest first to the
-    nearest objective the side does not control (else the nearest objective)."""
+    nearest objective the side does not control (else the nearest objective); ``seen`` as
+    ``_found``'s."""
     objs = _aims(battle, side)
-    cands = ingress_candidates(battle, u, [(o.x, o.y) for o in objs])
+    cands = list(_found(battle, u, [(o.x, o.y) for o in objs], seen))
     if objs:
         cands = sorted(cands, key=lambda c: min((c[0][0] - o.x) ** 2 + (c[0][1] - o.y) ** 2 for o in objs))
     return cands
+
+
+def _found(battle, u: int, toward, seen: dict | None = None):
+    """``_candidates``, found as they are read. ``seen``: a dict kept by a caller that reads
+    them more than once while nothing in the battle changes (a stratagem's offer, asking first
+    whether each unit has a legal spot, then for the chosen unit's spots, 15.07): what was
+    found so far, per unit and points, and the search where it stopped, so that a second read
+    goes on from there instead of searching again (the same candidates in the same order; one
+    reader at a time)."""
+    if seen is None:
+        yield from _candidates(battle, u, toward)
+        return
+    key = (u, tuple(toward))
+    got = seen.get(key)
+    if got is None:
+        got = seen[key] = ([], _candidates(battle, u, toward))
+    done, rest = got
+    yield from done
+    for c in rest:
+        done.append(c)
+        yield c
+
+
+def _verdict(check, cmd, seen: dict | None = None):
+    """``check(cmd)``, asked once per command while ``seen`` (as ``_found``'s) is kept."""
+    if seen is None:
+        return check(cmd)
+    verdicts = seen.setdefault(None, {})     # (its own key: the others are (unit, points))
+    got = verdicts.get(id(cmd), _UNASKED)
+    if got is _UNASKED:
+        got = verdicts[id(cmd)] = check(cmd)  # (the command is kept alive by the found list)
+    return got
+
+
+_UNASKED = object()
 
 
 def _aims(battle, side: int) -> list:
@@ -122,21 +158,25 @@ def ingress_toward(battle, u: int, toward, check=None):
     return next((cmd for _anchor, cmd in _candidates(battle, u, toward) if check(cmd) is None), None)
 
 
-def can_ingress(battle, u: int, side: int, check=None) -> bool:
+def can_ingress(battle, u: int, side: int, check=None, seen: dict | None = None) -> bool:
     """Whether ``default_ingress`` finds a spot (``check`` as ``ingress_spots``): the same
-    candidates, tried as the solver finds them and no further than the first legal one."""
+    candidates, tried as the solver finds them and no further than the first legal one
+    (``seen`` as ``ingress_spots``')."""
     check = battle.check if check is None else check
     objs = _aims(battle, side)
-    return any(check(cmd) is None for _anchor, cmd in _candidates(battle, u, [(o.x, o.y) for o in objs]))
+    return any(_verdict(check, cmd, seen) is None
+               for _anchor, cmd in _found(battle, u, [(o.x, o.y) for o in objs], seen))
 
 
-def ingress_spots(battle, u: int, side: int, check=None) -> list:
+def ingress_spots(battle, u: int, side: int, check=None, seen: dict | None = None) -> list:
     """The legal places an ingress move could set the unit up, as (anchor, command), in Part A
     ruling 27's order of preference. ``check`` says why an Ingress is refused (default:
     Battle.check, the phase's gates too; a stratagem's ingress out of the Movement phase's
-    order, 15.07, checks the move alone)."""
+    order, 15.07, checks the move alone). ``seen``: a dict kept by a caller that asked
+    ``can_ingress`` of the unit with the same ``check`` first, nothing in the battle changing
+    since: the spots found and checked then are not found and checked again (``_found``)."""
     check = battle.check if check is None else check
-    return [(anchor, cmd) for anchor, cmd in _preferred(battle, u, side) if check(cmd) is None]
+    return [(anchor, cmd) for anchor, cmd in _preferred(battle, u, side, seen) if _verdict(check, cmd, seen) is None]
 
 
 def default_ingress(battle, u: int, side: int, check=None):

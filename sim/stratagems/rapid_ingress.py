@@ -34,7 +34,9 @@ def _offer(battle, player: int, moment: Moment):
             return str(e)
         return None
 
-    # (which units have a legal spot is found lazily: the spot itself only for the unit chosen)
+    # (which units have a legal spot is found lazily: the spot itself only for the unit chosen;
+    # what was found and checked then is read again for its spots, not worked out again)
+    seen: dict = {}
     spots = []
     for u in W.all_units():
         unit = esper.component_for_entity(u, Unit)
@@ -42,7 +44,7 @@ def _offer(battle, player: int, moment: Moment):
             continue
         if not allowed(battle, RECORD, player, u, SG.END_OF_PHASE):
             continue
-        if can_ingress(battle, u, player, check=problem):
+        if can_ingress(battle, u, player, check=problem, seen=seen):
             spots.append(unit.id)
     if not spots:
         return False
@@ -52,7 +54,7 @@ def _offer(battle, player: int, moment: Moment):
     if answer == DECLINE:
         return False
     # the legal spots in Part A ruling 27's order; its default (default_ingress) is the first
-    legal = ingress_spots(battle, battle.units[answer], player, check=problem)
+    legal = ingress_spots(battle, battle.units[answer], player, check=problem, seen=seen)
     cmd = legal[0][1] if legal else None
     pay(battle, RECORD, player, answer, "an ingress move at the end of the opponent's Movement phase")
     places = {f"{x:g}, {y:g}": c for (x, y), c in legal}

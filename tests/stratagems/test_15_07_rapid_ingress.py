@@ -204,3 +204,31 @@ def test_15_07_the_units_offered_are_those_the_headless_ingress_finds_a_spot_for
                 assert I.can_ingress(b, u, 1, check) == (got is not None)
                 if len(allowed) == 1:
                     assert got == allowed[0]
+
+
+def test_15_07_the_offer_reads_what_it_found_and_checked_once():
+    """The offer asks each unit whether it has a legal spot (can_ingress), then the chosen
+    unit's spots (ingress_spots) with the same dict: the same spots as asked afresh, in the same
+    order, each command found once and checked once, whichever candidates the check allows."""
+    from sim.commands import ingress as I
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        while not (b.turn_state.round == 2 and b.turn_state.active == 0 and str(b.turn_state.phase) == "movement"):
+            b.run_command(EndPhase())
+        u = b.units["bres"]
+        found = [cmd for _a, cmd in I.ingress_candidates(b, u, [(o.x, o.y) for o in I._aims(b, 1)])]
+        assert len(found) > 2
+        for allowed in (found, found[1:], found[-1:], []):
+            asked = []
+
+            def check(cmd, allowed=allowed):
+                asked.append(cmd)
+                return None if cmd in allowed else "not this one"
+            fresh = I.ingress_spots(b, u, 1, lambda cmd, allowed=allowed: None if cmd in allowed else "no")
+            seen: dict = {}
+            assert I.can_ingress(b, u, 1, check, seen) == bool(allowed)
+            first = len(asked)
+            assert first == (found.index(allowed[0]) + 1 if allowed else len(found))
+            assert I.ingress_spots(b, u, 1, check, seen) == fresh
+            assert len(fresh) == len(allowed) and all(c in allowed for _a, c in fresh)
+            assert sorted(map(id, asked)) == sorted(set(map(id, asked))) and len(asked) == len(found)
