@@ -124,10 +124,12 @@ def _made(verb: str):
 
 # --- the automatic player's choices (Part A ruling 18) --------------------------------------
 
-def pile_in_command(battle, uid: str, to, targets=None):
+def pile_in_command(battle, uid: str, to, targets=None, checked: bool = True):
     """12.03 A pile-in move toward ``targets`` (None: every enemy unit it may pile in toward,
     Part A ruling 18): the step's ``to``, or the solver's placement; None when the unit has no
-    legal pile-in move. The command names its targets."""
+    legal pile-in move. The command names its targets. ``checked=False``: the solver's move is
+    not verified by the rules here, for a caller that puts the command to Battle.check before
+    using it (the players: solve_pile_in's ``checked``)."""
     ent = battle.units[uid]
     st = W.unit_state(ent)
     may = not W.unit_destroyed(ent) and not st.piled_in and (W.unit_engaged(ent) or st.charged)
@@ -138,17 +140,17 @@ def pile_in_command(battle, uid: str, to, targets=None):
     if not may:
         return None
     sol = PS.solve_pile_in(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, targets=targets,
-                           may_cross_dense=MV.may_cross_dense(ent), moving_only=True)
+                           may_cross_dense=MV.may_cross_dense(ent), moving_only=True, checked=checked)
     if not (sol and sol.paths):
         return None
     return PileIn(uid, MV.solution_ends(sol), MV.solution_turns(sol), tuple(sorted(sol.targets)))
 
 
-def consolidate_command(battle, uid: str, to, targets=None, objective: str | None = None):
+def consolidate_command(battle, uid: str, to, targets=None, objective: str | None = None, checked: bool = True):
     """12.08 A consolidation move in the compulsory mode toward ``targets`` (an engaging
     consolidation's enemy units) or ``objective`` (an objective consolidation's, by name), each
     None: Part A ruling 18's; the step's ``to``, or the solver's placement; None when the unit
-    has none. The command names its selection."""
+    has none. The command names its selection. ``checked``: as ``pile_in_command``'s."""
     ent = battle.units[uid]
     st = W.unit_state(ent)
     objs = MV.objectives(battle)
@@ -168,7 +170,7 @@ def consolidate_command(battle, uid: str, to, targets=None, objective: str | Non
     sol = PS.solve_consolidation(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, objs,
                                  targets=targets or None,
                                  objective=None if objective is None else MV.objective_index(battle, objective),
-                                 may_cross_dense=MV.may_cross_dense(ent), moving_only=True)
+                                 may_cross_dense=MV.may_cross_dense(ent), moving_only=True, checked=checked)
     if not (sol and sol.paths):
         return None
     return Consolidate(uid, MV.solution_ends(sol), MV.solution_turns(sol), tuple(targets or ()), objective)

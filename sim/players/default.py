@@ -172,7 +172,7 @@ class DefaultPlayer(Player):
             if (u, ts.step) in self._done:
                 continue
             self._done.add((u, ts.step))
-            cmd = make(battle, O.uid(u), None)  # (None: the unit cannot make that move)
+            cmd = make(battle, O.uid(u), None, checked=False)  # (None: the unit cannot make that move)
             if cmd is not None and cmd.to and battle.check(cmd) is None:
                 return cmd
         return None

@@ -232,7 +232,8 @@ class RandomPlayer(Player):
                 out += [lambda u=u: overrun_command(battle, O.uid(u), None, self._pile_in_targets(u, overrun=True)) for u in el]
             else:
                 if ts.step == FightStep.PILE_IN:
-                    out += [lambda u=u: pile_in_command(battle, O.uid(u), None, self._pile_in_targets(u))
+                    out += [lambda u=u: pile_in_command(battle, O.uid(u), None, self._pile_in_targets(u),
+                                                        checked=False)  # (choose checks it)
                             for u, _st in states]
                 else:
                     out += [lambda u=u: self._consolidate(battle, u) for u, _st in states]
@@ -263,11 +264,12 @@ class RandomPlayer(Player):
             return None
         choices = PS.consolidation_choices(O.uid(u), MV.bodies(), MV.objectives(battle))
         if choices is None or choices[0] == ConsolidationMode.ONGOING:
-            return consolidate_command(battle, O.uid(u), None)
+            return consolidate_command(battle, O.uid(u), None, checked=False)  # (choose checks it)
         mode, units, objs = choices
         if mode == ConsolidationMode.ENGAGING:
-            return consolidate_command(battle, O.uid(u), None, targets=tuple(self._subset(units)))
-        return consolidate_command(battle, O.uid(u), None, objective=MV.objectives(battle)[self._pick(objs)].name)
+            return consolidate_command(battle, O.uid(u), None, targets=tuple(self._subset(units)), checked=False)
+        return consolidate_command(battle, O.uid(u), None, objective=MV.objectives(battle)[self._pick(objs)].name,
+                                   checked=False)
 
     def _fly(self, u: int) -> bool:
         """21.03 Whether a FLY unit takes to the skies for this move: a fair coin (no draw for

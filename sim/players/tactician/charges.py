@@ -210,7 +210,7 @@ def _pile_in(battle, u: int, rule):
     near = PS.pile_in_targets(uid, MV.bodies())
     ranked = sorted(near, key=lambda t: (-charge_value(battle, u, battle.units[t]), t))
     for tgt in ranked[:1]:
-        cmd = pile_in_command(battle, uid, None, [tgt])
+        cmd = pile_in_command(battle, uid, None, [tgt], checked=False)
         if cmd is not None and cmd.to and battle.check(cmd) is None:
             return cmd
     return rule()
@@ -230,16 +230,17 @@ def _consolidate(battle, u: int, rule):
     mode, units, idxs = choices
     if mode == ConsolidationMode.ENGAGING:
         best = max(units, key=lambda t: (charge_value(battle, u, battle.units[t]), t))
-        return consolidate_command(battle, uid, None, targets=(best,))
+        return consolidate_command(battle, uid, None, targets=(best,), checked=False)
     ts = battle.turn_state
     side = esper.component_for_entity(u, Unit).owner
     mine = {n for n, c in ts.control.items() if c.controller == side} if ts is not None else set()
     free = [k for k in idxs if objs[k].name not in mine]
-    return consolidate_command(battle, uid, None, objective=objs[(free or idxs)[0]].name)
+    return consolidate_command(battle, uid, None, objective=objs[(free or idxs)[0]].name, checked=False)
 
 
 def fight_moves(player, battle) -> list[Scored]:
-    """The pile-in and consolidation step's moves: one unit's at a time, in unit order."""
+    """The pile-in and consolidation step's moves: one unit's at a time, in unit order (each
+    put to Battle.check here: the solvers' own check is not asked for, ``checked=False``)."""
     ts = battle.turn_state
     make = _pile_in if ts.step == FightStep.PILE_IN else _consolidate
     done = player.fallback._done
@@ -267,4 +268,4 @@ def fight_moves(player, battle) -> list[Scored]:
 def _rule_default(battle, u: int, step):
     """Part A ruling 18's move (the rule's targets), when the chosen one is refused."""
     make = pile_in_command if step == FightStep.PILE_IN else consolidate_command
-    return make(battle, O.uid(u), None)
+    return make(battle, O.uid(u), None, checked=False)

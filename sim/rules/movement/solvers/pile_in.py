@@ -522,12 +522,16 @@ def _solve_enemy(unit: str, targets: Sequence[str], idx: BodyIndex, areas, board
 def solve_pile_in(unit: str, bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                   board: tuple[float, float], *, targets: Collection[str] | None = None,
                   max_distance: float = PILE_IN_DISTANCE, may_cross_dense: bool = False,
-                  moving_only: bool = False) -> Solution:
+                  moving_only: bool = False, checked: bool = True) -> Solution:
     """Part A ruling 18: a legal 12.03 pile-in move of ``unit`` (targets default to
     ``pile_in_targets``), or why there is none. Verified with ``check_move`` and
     ``pile_in_conditions``. ``moving_only``: for a caller that takes only a move of some model
     (a command; Solution.paths empty or None both mean none), a placement that leaves every
-    model where it stands is returned unverified, with empty paths."""
+    model where it stands is returned unverified, with empty paths. ``checked=False``: not
+    verified here, for a caller that puts the move to the rules' check itself (a player's
+    command, through Battle.check: the same functions, so the same answer twice; that the solver
+    places what the rules allow: tests/rules/movement/test_12_03_pile_in_solver.py and
+    test_12_08_consolidation_solver.py)."""
     idx = as_index(bodies)
     targets = sorted(set(pile_in_targets(unit, idx) if targets is None else targets))
     if not targets:
@@ -539,6 +543,8 @@ def solve_pile_in(unit: str, bodies: Sequence[Body] | BodyIndex, areas: Sequence
     paths = res.paths()
     if moving_only and not paths:
         return Solution({}, "no model moves", tuple(targets))
+    if not checked:
+        return Solution(paths, "", tuple(targets))
     problems = check_move(unit, paths, idx, areas, board, max_distance=max_distance,
                           rule="12.03", may_cross_dense=may_cross_dense) + \
         pile_in_conditions(unit, targets, paths, idx, areas, board, max_distance=max_distance,
@@ -553,12 +559,12 @@ def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
                         objectives: Sequence[O.Objective] = (), *,
                         targets: Collection[str] | None = None, objective: int | None = None,
                         max_distance: float = PILE_IN_DISTANCE,
-                        may_cross_dense: bool = False, moving_only: bool = False) -> Solution:
+                        may_cross_dense: bool = False, moving_only: bool = False, checked: bool = True) -> Solution:
     """Part A ruling 18: a legal 12.08 consolidation move of ``unit`` in the compulsory mode
     (``consolidation_mode``), toward the player's selection (``targets``, the enemy units of an
     engaging consolidation; ``objective``, the index of an objective consolidation's) or, when
     none is given, ruling 18's; or why there is none. Verified with ``check_move`` and
-    ``consolidation_conditions``. ``moving_only``: as ``solve_pile_in``'s."""
+    ``consolidation_conditions``. ``moving_only`` and ``checked``: as ``solve_pile_in``'s."""
     idx = as_index(bodies)
     mode = consolidation_mode(unit, idx, objectives)
     if mode is None:
@@ -605,6 +611,8 @@ def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
     paths = placer.paths()
     if moving_only and not paths:
         return Solution({}, "no model moves", tuple(targets), mode=name, objective=obj)
+    if not checked:
+        return Solution(paths, "", tuple(targets), mode=name, objective=obj)
     problems = check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.08",
                           end_unengaged=(name == ConsolidationMode.OBJECTIVE), may_cross_dense=may_cross_dense) + \
         consolidation_conditions(unit, name, targets, objective, paths, idx, areas, board,
