@@ -35,14 +35,29 @@ def snap_selections(battle, unit_ent: int, target: int,
     weapons fires the other ones (24.07 lets it pick only one kind; this is the default). Of a
     multi-profile weapon (named by itself or by a profile) it picks the first usable profile
     (04.01.03)."""
+    out: list[Selection] = []
+    for sels in _each_model(battle, unit_ent, target, weapons):
+        out += sels
+    return out
+
+
+def can_snap(battle, unit_ent: int, target: int, weapons: Collection[str] | None = None) -> bool:
+    """Whether ``snap_selections`` selects anything: the models read in unit order until the
+    first that has a weapon to fire (a stratagem's offer lists the pairs that can; the chosen
+    pair's selections are made when it is chosen)."""
+    return any(_each_model(battle, unit_ent, target, weapons))
+
+
+def _each_model(battle, unit_ent: int, target: int, weapons: Collection[str] | None):
+    """``snap_selections``' selections, a list for each model in unit order (empty: it fires
+    nothing), worked out as they are read; nothing at all when 15.09 bars the target."""
     tid = esper.component_for_entity(target, Unit).id
     view = snap_view(battle, unit_ent, target)
     gap = min(view.nearest) if view.nearest else None
     if SH.snap_target_problem([tid], gap, True in view.visible):
-        return []
+        return
     cache = {target: view}
     used = W.unit_state(unit_ent).used_one_shot
-    out: list[Selection] = []
     for m in W.unit_models(unit_ent):
         mid = W.model_id(m)
         usable = []
@@ -63,5 +78,4 @@ def snap_selections(battle, unit_ent: int, target: int,
             if len(kinds) > 1:
                 usable = [w for w in usable if Hook.CLOSE_QUARTERS not in w.effects]
         # 04.01.03 the first usable profile of each multi-profile weapon
-        out += [Selection(mid, w.name, tid) for w in MP.default_profiles(usable)]
-    return out
+        yield [Selection(mid, w.name, tid) for w in MP.default_profiles(usable)]

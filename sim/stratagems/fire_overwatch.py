@@ -7,7 +7,7 @@ from sim.commands.shoot import Shoot
 from sim.decisions import DecisionRequest, ask
 from sim.errors import PlanError
 from sim.plan.common import could_shoot_all
-from sim.plan.snap import snap_selections
+from sim.plan.snap import can_snap, snap_selections
 from sim.plan.validated import validated_shoot
 from sim.rules import shooting as SH
 from sim.rules import stratagems as SG
@@ -28,7 +28,7 @@ def _offer(battle, player: int, moment: Moment):
     activation like any other (sim.systems.activation.select_to_shoot), out of phase: no "in
     your Shooting phase" rule applies to it (07.02.01)."""
     options: list[str] = []
-    found: dict[str, tuple[int, int, list]] = {}
+    found: dict[str, tuple[int, int]] = {}
     units = []
     for u in own_units(player):
         st = W.unit_state(u)
@@ -42,11 +42,10 @@ def _offer(battle, player: int, moment: Moment):
     targets = could_shoot_all(battle, units, W.enemy_units(units[0]), SH.SNAP_RANGE) if units else {}
     for u in units:
         for e in targets[u]:
-            sels = snap_selections(battle, u, e)
-            if sels:
+            if can_snap(battle, u, e):   # (its selections made once it is chosen)
                 key = pair(uid(u), uid(e))
                 options.append(key)
-                found[key] = (u, e, sels)
+                found[key] = (u, e)
     if not options:
         return False
     answer = yield from choose(battle, RECORD, player, NAME, options,
@@ -54,7 +53,8 @@ def _offer(battle, player: int, moment: Moment):
                                f"snap shooting (15.09), at which enemy unit?", use=False)
     if answer == DECLINE:
         return False
-    u, e, sels = found[answer]
+    u, e = found[answer]
+    sels = snap_selections(battle, u, e)
     names = list(dict.fromkeys(s.weapon for s in sels))
     if len(names) > 1:
         req = DecisionRequest("weapons", f"{NAME}: {answer}", player, names, names,

@@ -194,3 +194,24 @@ def test_15_08_only_in_the_opponents_movement_phase():
         while str(b.turn_state.phase) != "shooting":
             b.run_command(EndPhase())
         assert len(_offered(b)) == 1 and _offered(b)[0]["player"] == 1  # (red's Movement phase only)
+
+
+def test_15_08_a_pair_is_offered_when_any_model_can_fire_and_its_selections_are_made_once_chosen():
+    # b1's first model carries only a blade; its second a gun: the offer reads past the first
+    # (sim.plan.snap.can_snap), and the shooting chosen fires the second model's gun alone
+    from sim.plan.snap import can_snap, snap_selections
+    red = [unit("r1", model((20, 5), ["blade"]))]
+    blue = [unit("b1", model((20, 16), ["blade"]), model((22, 16), ["gun"])),
+            unit("b2", model((40, 16), ["blade"]))]
+    with _battle(red, blue, []) as b:
+        b._enter()
+        r1 = b.units["r1"]
+        for uid, fires in (("b1", True), ("b2", False)):
+            u = b.units[uid]
+            assert can_snap(b, u, r1) is fires
+            assert bool(snap_selections(b, u, r1)) is fires
+    assert _options(red, blue) == ["b1 -> r1", "decline"]
+    with _battle(red, blue, [2]) as b:
+        b.run_command(EndPhase(), _use("b1 -> r1"))
+        (sel,) = of_type(b, "weapons selected")
+        assert [s[:2] for s in sel["selections"]] == [["b1/2", "gun"]]
