@@ -66,8 +66,8 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.box_near", "movement.coherency_code", "movement.convex_penetrates_polygon",
         "movement.discs_clear", "movement.edges_and_zone", "movement.ends_clear", "movement.farther_than", "movement.fps_to_rows", "movement.grow_spots", "movement.hull_path_problems", "movement.near_each",
         "movement.points_convex_distance", "movement.points_convexes_distance",
-        "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
-        "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_fit", "movement.spots_legal", "movement.straight_paths_clear", "movement.wholly_within", "visibility.apexes_free", "visibility.arc_samples",
+        "movement.points_polys_distance", "movement.rank_spots", "movement.reachable_spots",
+        "movement.round_features_refuse", "movement.round_paths_clear", "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_fit", "movement.spots_legal", "movement.straight_paths_clear", "movement.wholly_within", "visibility.apexes_free", "visibility.arc_samples",
         "visibility.capsule_distances",
         "visibility.cover_rows_known", "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
         "visibility.outline_apexes", "visibility.outline_crossings_round", "visibility.pairs_visible_round", "visibility.point_certificates",
@@ -486,10 +486,11 @@ def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
     players (the kernels only players call), asked again of the twin with each array argument a view of
     a subclass of numpy's array: the twin declines it (the reference answers in its own way),
     while the same call with the arrays themselves is answered and compared to the bit
-    (``check`` mode). The four kernels never asked take no array argument directly: coherency's
+    (``check`` mode). The five kernels never asked take no array argument directly: coherency's
     takes footprints, the hulls' block takes hulls, the placement solver's spots take footprints
-    and its table, and a set-up's wholly-within a footprint and a zone (its edges' arrays kept
-    per zone), whose arrays the same type test reads."""
+    and its table, a set-up's wholly-within a footprint and a zone (its edges' arrays kept per
+    zone), and the move solvers' ranking a list of key arrays, whose arrays the same type test
+    reads (tests/rules/movement/test_compiled_find_steps.py gives it other types)."""
     import sim.players.options  # noqa: F401  (every module with a kernel registered)
     import sim.rules.visibility.kernels  # noqa: F401
     from sim.battle import Battle
@@ -519,4 +520,5 @@ def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
             play_battle(b, s)
     assert answered == []
     assert sorted(set(C.KERNELS) - set(asked)) == ["geometry.hull_block_values", "movement.coherency_code",
-                                                   "movement.grow_spots", "movement.wholly_within"]
+                                                   "movement.grow_spots", "movement.rank_spots",
+                                                   "movement.wholly_within"]

@@ -174,3 +174,139 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
                 ok[k] = False
                 break
     return out_
+
+
+# (sim.rules.grid's steps, as exact floats: a test holds them equal to grid's)
+PLACE_PER_INCH = 1_000_000.0
+PLACE_KEYS_PER_INCH = 100_000.0
+
+
+def reachable_spots(fp, cands_, reach_, board):
+    """movement.solvers.place._reachable_spots, for a round base: the candidate centres (K, 2) on
+    the grid (each value rint(v * 1e6) / 1e6, snap_array's operations), and the indices of those
+    at which the base is within ``reach`` of its start and wholly on the board (board_mask's sums
+    and comparisons), in order. The distance is np.hypot's (C's hypot, which it calls) where the
+    root of the squares is within 1e-9" of the limit, the root's elsewhere (the two agree to
+    ~1e-14" at the table's distances). A base that is not round, an input of another type or a
+    value that is no finite number is the reference's."""
+    if fp.shape != "round" or not _all_of((cands_,), F64) or cands_.ndim != 2 or type(reach_) is not float:
+        return None
+    cdef Py_ssize_t K = cands_.shape[0], k, m = 0
+    if K and cands_.shape[1] != 2:
+        return None
+    cdef const double[:, :] c = cands_
+    cdef double x0 = fp.x, y0 = fp.y, r = 0.5 * fp.length, lim = reach_ + EPS, touch = MOVE_TOUCH
+    cdef double W = board[0], H = board[1], x, y, dx, dy, d, per_inch = PLACE_PER_INCH
+    if not (-1e6 < x0 < 1e6 and -1e6 < y0 < 1e6 and 0.0 <= r < 1e6 and -1e6 < lim < 1e6
+            and -1e6 < W < 1e6 and -1e6 < H < 1e6):
+        return None
+    W = W + touch
+    H = H + touch
+    snapped_ = np.empty((K, 2))
+    sel_ = np.empty(K, dtype=np.intp)
+    cdef double[:, ::1] s = snapped_
+    cdef Py_ssize_t[::1] sel = sel_
+    for k in range(K):
+        x = c[k, 0]
+        y = c[k, 1]
+        if not (-1e6 < x < 1e6 and -1e6 < y < 1e6):
+            return None   # (no table is that large: a value numpy would carry through is its own)
+        x = rint(x * per_inch) / per_inch
+        y = rint(y * per_inch) / per_inch
+        s[k, 0] = x
+        s[k, 1] = y
+        if not (x - r >= -touch and y - r >= -touch and x + r <= W and y + r <= H):
+            continue
+        dx = x - x0
+        dy = y - y0
+        d = sqrt(dx * dx + dy * dy)
+        if d > lim + 1e-9 or (d >= lim - 1e-9 and not hypot(dx, dy) <= lim):
+            continue
+        sel[m] = k
+        m += 1
+    return snapped_, sel_[:m]
+
+
+cdef inline bint _ranked_before(const double* keys, Py_ssize_t nk, Py_ssize_t n, Py_ssize_t a,
+                                Py_ssize_t b) noexcept nogil:
+    """Candidate ``a`` before ``b``: by each key in turn (``keys``: nk rows of n, the primary
+    first), then by index."""
+    cdef Py_ssize_t q
+    for q in range(nk):
+        if keys[q * n + a] < keys[q * n + b]:
+            return True
+        if keys[q * n + b] < keys[q * n + a]:
+            return False
+    return a < b
+
+
+def rank_spots(keys_):
+    """movement.solvers.place._rank_spots: the candidates' order by each key on the key grid (each
+    value rint(v * 1e5) / 1e5, snap_keys' operations), the primary first, ties to the earlier
+    candidate: what np.lexsort gives, each key array and the indices being a total order (a
+    merge sort of the indices). Keys of float64 or of numpy's integers (read as floats, as
+    snap_keys reads them); another type, keys of unequal lengths or a NaN among the values on
+    the grid is the reference's."""
+    if type(keys_) is not list or not keys_:
+        return None
+    cdef Py_ssize_t nk = len(keys_), n = -1, q, k
+    for a in keys_:
+        if not (_all_of((a,), F64) or _all_of((a,), INTP)) or a.ndim != 1:
+            return None
+        if n < 0:
+            n = a.shape[0]
+        elif a.shape[0] != n:
+            return None
+    grid_ = np.empty((nk, n))
+    cdef double[:, ::1] g = grid_
+    cdef const double[:] f
+    cdef const Py_ssize_t[:] i
+    cdef double v, per_inch = PLACE_KEYS_PER_INCH
+    for q in range(nk):
+        a = keys_[q]
+        if a.dtype is F64[1]:
+            f = a
+            for k in range(n):
+                g[q, k] = rint(f[k] * per_inch) / per_inch
+        else:
+            i = a
+            for k in range(n):
+                g[q, k] = rint(<double>i[k] * per_inch) / per_inch
+        for k in range(n):
+            v = g[q, k]
+            if v != v:
+                return None
+    order_ = np.arange(n, dtype=np.intp)
+    tmp_ = np.empty(n, dtype=np.intp)
+    cdef Py_ssize_t[::1] order = order_
+    cdef Py_ssize_t[::1] tmp = tmp_
+    cdef Py_ssize_t width = 1, lo, mid, hi, x, y, o
+    cdef const double* keys = &g[0, 0] if n else NULL
+    # (bottom-up merge sort: runs of ``width`` merged in pairs, the buffers swapped each pass)
+    while width < n:
+        lo = 0
+        while lo < n:
+            mid = lo + width if lo + width < n else n
+            hi = lo + 2 * width if lo + 2 * width < n else n
+            x, y, o = lo, mid, lo
+            while x < mid and y < hi:
+                if _ranked_before(keys, nk, n, order[y], order[x]):
+                    tmp[o] = order[y]
+                    y += 1
+                else:
+                    tmp[o] = order[x]
+                    x += 1
+                o += 1
+            while x < mid:
+                tmp[o] = order[x]
+                x += 1
+                o += 1
+            while y < hi:
+                tmp[o] = order[y]
+                y += 1
+                o += 1
+            lo = hi
+        order, tmp = tmp, order
+        order_, tmp_ = tmp_, order_
+        width *= 2
+    return order_

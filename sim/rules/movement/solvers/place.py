@@ -110,6 +110,29 @@ def _spots_legal(fp: Footprint, centres: np.ndarray, idx: BodyIndex, others: np.
 _spots_legal = kernel("movement.spots_legal", _spots_legal)
 
 
+def _reachable_spots(fp: Footprint, cands: np.ndarray, reach: float, board: tuple[float, float]):
+    """Placer.find's first step: the candidate centres (K, 2) put on the grid (snap_array:
+    the spots a command can carry, every later test is of them), and the indices of those at
+    which the base ``fp``, moved straight from its start, stays within ``reach`` of it and lies
+    wholly on the board (03.01, board_mask)."""
+    cands = snap_array(cands)
+    L = np.hypot(cands[:, 0] - fp.x, cands[:, 1] - fp.y)
+    return cands, flatnonzero((L <= reach + EPS) & board_mask(fp, cands, board))
+
+
+_reachable_spots = kernel("movement.reachable_spots", _reachable_spots)
+
+
+def _rank_spots(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """Placer.find's order of its allowed candidates: by ``keys`` (arrays of one length, the
+    primary first), each on the key grid (snap_keys: candidates that differ only in numpy's last
+    bits tie), ties to the earlier candidate (generation order, the same on every machine)."""
+    return np.lexsort([np.arange(len(keys[0]))] + [snap_keys(k) for k in reversed(keys)])
+
+
+_rank_spots = kernel("movement.rank_spots", _rank_spots)
+
+
 def _coherent(fp: Footprint, centres: np.ndarray, fixed: Sequence[Footprint]) -> np.ndarray:
     """03.03 (K,) whether ``fp`` at each centre keeps the models ``fixed`` + itself in
     coherency (the fixed models' own 9" spans are tested too)."""
@@ -320,13 +343,9 @@ class Placer:
         (03.03) with ``coherent_with`` (their current spots; None = no coherency test)."""
         if not len(cands):
             return None
-        cands = snap_array(cands)   # (the spots a command can carry: every test below is of them)
         fp0 = self.start[mid]
         s = np.array([fp0.x, fp0.y])
-        D = self.max[mid]
-        L = np.hypot(cands[:, 0] - s[0], cands[:, 1] - s[1])
-        ok = (L <= D + EPS) & board_mask(fp0, cands, self.board)
-        sel = np.flatnonzero(ok)
+        cands, sel = _reachable_spots(fp0, cands, self.max[mid], self.board)
         if not len(sel):
             return None
         c = cands[sel]
@@ -334,11 +353,7 @@ class Placer:
         sel, c = sel[allowed], c[allowed]
         if not len(sel):
             return None
-        keys = [np.asarray(k)[allowed] for k in keys]
-        # (keys on the grid: candidates that differ only in numpy's last bits tie, and the tie
-        # goes to generation order, the same on every machine)
-        order = np.lexsort([np.arange(len(sel))] + [snap_keys(k) for k in reversed(keys)]) \
-            if keys else np.arange(len(sel))
+        order = _rank_spots([np.asarray(k)[allowed] for k in keys]) if keys else np.arange(len(sel))
         # the costlier tests run on the best-ranked candidates first, a chunk at a time: the
         # answer (the first legal candidate in rank order) is the same, found sooner
         mates = [self.cur[m] for m in self.ids if m != mid]
