@@ -129,7 +129,7 @@ def pile_in_command(battle, uid: str, to, targets=None, checked: bool = True):
     Part A ruling 18): the step's ``to``, or the solver's placement; None when the unit has no
     legal pile-in move. The command names its targets. ``checked=False``: the solver's move is
     not verified by the rules here, for a caller that puts the command to Battle.check before
-    using it (the players: solve_pile_in's ``checked``)."""
+    using it and takes a refused one as none (the players: solve_pile_in's ``checked``)."""
     ent = battle.units[uid]
     st = W.unit_state(ent)
     may = not W.unit_destroyed(ent) and not st.piled_in and (W.unit_engaged(ent) or st.charged)

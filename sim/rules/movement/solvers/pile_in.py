@@ -528,10 +528,10 @@ def solve_pile_in(unit: str, bodies: Sequence[Body] | BodyIndex, areas: Sequence
     ``pile_in_conditions``. ``moving_only``: for a caller that takes only a move of some model
     (a command; Solution.paths empty or None both mean none), a placement that leaves every
     model where it stands is returned unverified, with empty paths. ``checked=False``: not
-    verified here, for a caller that puts the move to the rules' check itself (a player's
-    command, through Battle.check: the same functions, so the same answer twice; that the solver
-    places what the rules allow: tests/rules/movement/test_12_03_pile_in_solver.py and
-    test_12_08_consolidation_solver.py)."""
+    verified here, for a caller that puts the move to the rules' check itself and takes a
+    refused one as none (a player's command, through Battle.check: check_pile_in, the same
+    functions and more, refuses the move exactly when this check would, and it is then the same
+    move: tests/rules/movement/test_12_03_pile_in_solver.py and test_12_08_consolidation_solver.py)."""
     idx = as_index(bodies)
     targets = sorted(set(pile_in_targets(unit, idx) if targets is None else targets))
     if not targets:
