@@ -46,15 +46,17 @@ def kernels_checked():
 # (tests/players/test_options_quick_refusal.py); the solvers' straight paths to their best spots
 # (the players' charges, pile-ins and consolidations: a replay's "if possible" checks find
 # none to trace), compared in the default players' whole battles
-# (tests/rules/movement/test_compiled_straight_paths_clear.py)
-PLAYERS_ONLY = ("movement.bases_refused", "movement.round_features_refuse", "movement.straight_paths_clear")
+# (tests/rules/movement/test_compiled_straight_paths_clear.py), and their spots towards a point
+# (tests/rules/movement/test_compiled_move_search.py)
+PLAYERS_ONLY = ("movement.bases_refused", "movement.round_features_refuse", "movement.straight_paths_clear",
+                "movement.toward_spots")
 
 
 def test_the_replays_check_every_compiled_kernel():
     """The check above is not empty: the scenarios with oval and rectangular bases, and the
     transport's (its disembarkations placed by the solver), call each kernel of the rules (when
     built), and every call was compared."""
-    import sim.players.options  # noqa: F401  (every module with a kernel: all fifty-three registered)
+    import sim.players.options  # noqa: F401  (every module with a kernel: all fifty-five registered)
     import sim.rules.movement.legality  # noqa: F401
     import sim.rules.movement.solvers.place  # noqa: F401
     import sim.rules.movement.solvers.table  # noqa: F401
@@ -68,7 +70,7 @@ def test_the_replays_check_every_compiled_kernel():
     if any(k.compiled is None for k in compiled.KERNELS.values()):
         pytest.skip("the compiled kernels are not built here")
     before = {n: k.checked for n, k in compiled.KERNELS.items()}
-    assert len(before) == 53 and all(n in before for n in PLAYERS_ONLY)
+    assert len(before) == 55 and all(n in before for n in PLAYERS_ONLY)
     for name in ("battle_default", "deployment", "transport"):
         n, div = replay(ROOT / "scenarios/replays" / f"{name}.jsonl")
         assert div is None, str(div)

@@ -67,7 +67,8 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.discs_clear", "movement.edges_and_zone", "movement.ends_clear", "movement.farther_than", "movement.fps_to_rows", "movement.grow_spots", "movement.hull_path_problems", "movement.near_each",
         "movement.points_convex_distance", "movement.points_convexes_distance",
         "movement.points_polys_distance", "movement.rank_spots", "movement.reachable_spots",
-        "movement.round_features_refuse", "movement.round_paths_clear", "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_fit", "movement.spots_legal", "movement.straight_paths_clear", "movement.wholly_within", "visibility.apexes_free", "visibility.arc_samples",
+        "movement.ring_spots", "movement.round_features_refuse", "movement.round_paths_clear",
+        "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_fit", "movement.spots_legal", "movement.straight_paths_clear", "movement.toward_spots", "movement.wholly_within", "visibility.apexes_free", "visibility.arc_samples",
         "visibility.capsule_distances",
         "visibility.cover_rows_known", "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
         "visibility.outline_apexes", "visibility.outline_crossings_round", "visibility.pairs_visible_round", "visibility.point_certificates",
@@ -486,11 +487,12 @@ def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
     players (the kernels only players call), asked again of the twin with each array argument a view of
     a subclass of numpy's array: the twin declines it (the reference answers in its own way),
     while the same call with the arrays themselves is answered and compared to the bit
-    (``check`` mode). The five kernels never asked take no array argument directly: coherency's
+    (``check`` mode). The six kernels never asked take no array argument directly: coherency's
     takes footprints, the hulls' block takes hulls, the placement solver's spots take footprints
     and its table, a set-up's wholly-within a footprint and a zone (its edges' arrays kept per
-    zone), and the move solvers' ranking a list of key arrays, whose arrays the same type test
-    reads (tests/rules/movement/test_compiled_find_steps.py gives it other types)."""
+    zone), the move solvers' ranking a list of key arrays, whose arrays the same type test reads
+    (tests/rules/movement/test_compiled_move_search.py gives it other types), and their spots
+    towards a point a footprint, a point and numbers."""
     import sim.players.options  # noqa: F401  (every module with a kernel registered)
     import sim.rules.visibility.kernels  # noqa: F401
     from sim.battle import Battle
@@ -521,4 +523,4 @@ def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
     assert answered == []
     assert sorted(set(C.KERNELS) - set(asked)) == ["geometry.hull_block_values", "movement.coherency_code",
                                                    "movement.grow_spots", "movement.rank_spots",
-                                                   "movement.wholly_within"]
+                                                   "movement.toward_spots", "movement.wholly_within"]

@@ -14,7 +14,7 @@ A NaN goes where numpy's minimum takes it (into the result), not where a compari
 input of another type than float64, or a place that is no finite number, is the reference's
 (sim.rules._compiled.common), but where a kernel takes no minimum and says so."""
 
-from libc.math cimport sqrt, hypot, fabs, cos, rint, INFINITY, NAN
+from libc.math cimport sqrt, hypot, fabs, cos, sin, atan2, rint, INFINITY, NAN
 
 import numpy as np
 

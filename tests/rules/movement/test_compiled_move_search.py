@@ -1,12 +1,15 @@
-"""Placer.find's first steps for the charge, pile-in and consolidation solvers
-(sim.rules.movement.solvers.place) and their compiled twins (sim.rules.compiled):
-``movement.reachable_spots`` (the candidate centres on the grid, and those within the model's
-reach of its start and wholly on the board, 03.01) and ``movement.rank_spots`` (the candidates'
-order by their keys on the key grid, ties to the earlier) give the same answer to the bit:
-seeded candidates scattered and on each limit the reference reads (the reach, each edge of the
-board less or more its touch) and a hair either side, keys with ties, integer keys, zeros of
-either sign; and what the twins leave to the reference (a base that is not round, another type,
-a value that is no number or of no table's size, keys of unequal lengths, a NaN)."""
+"""The charge, pile-in and consolidation solvers' search for a model's spot
+(sim.rules.movement.solvers.place: Placer.rings, Placer.toward and Placer.find's first steps)
+and its compiled twins (sim.rules.compiled): ``movement.ring_spots`` (spots round reference
+bases at edge gaps, turned from the direction towards the start), ``movement.toward_spots``
+(spots towards a point at fractions of the reach, turned by a spread), ``movement.reachable_spots``
+(the candidates on the grid, and those within the model's reach of its start and wholly on the
+board, 03.01) and ``movement.rank_spots`` (the candidates' order by their keys on the key grid,
+ties to the earlier) give the same answer to the bit: seeded bases, points and candidates,
+scattered and on each limit the reference reads (the reach, each edge of the board less or more
+its touch) and a hair either side, keys with ties, integer keys, zeros of either sign; and what
+the twins leave to the reference (a base that is not round, another type, a value that is no
+number or of no table's size, keys of unequal lengths, a NaN)."""
 
 from __future__ import annotations
 
@@ -16,16 +19,18 @@ import numpy as np
 import pytest
 
 from sim.rules import compiled as C
-from sim.rules.movement.solvers import place  # noqa: F401  (its kernels registered)
+from sim.rules.movement.solvers import place
 from sim.rules import grid
 from sim.rules.geometry import EPS, Footprint, round_base
 from sim.rules.movement.index import TOUCH
 
-from twins import twin_answer
+from twins import checked_in_players_battles, twin_answer
 
 REACH = C.KERNELS["movement.reachable_spots"]
 RANK = C.KERNELS["movement.rank_spots"]
-built = pytest.mark.skipif(REACH.compiled is None or RANK.compiled is None,
+RINGS = C.KERNELS["movement.ring_spots"]
+TOWARD = C.KERNELS["movement.toward_spots"]
+built = pytest.mark.skipif(any(k.compiled is None for k in (REACH, RANK, RINGS, TOWARD)),
                            reason="the compiled kernels are not built here")
 BOARD = (60.0, 44.0)
 HAIRS = (0.0, 1e-15, -1e-15, 1e-12, -1e-12, 1e-9, -1e-9, 1e-7, -1e-7, 5e-7, -5e-7)
@@ -213,6 +218,133 @@ def test_rank_spots_compiled_declines_what_it_does_not_take():
     assert RANK.compiled([keys[0], bad]) is None
 
 
-def test_the_twins_grid_steps_are_the_grid_s():
+def test_the_twins_constants_are_the_rules():
     from sim.rules._compiled import move
     assert (move.PLACE_PER_INCH, move.PLACE_KEYS_PER_INCH) == (grid._PER_INCH, grid._KEYS_PER_INCH)
+    assert (move.PLACE_CONTACT_AIM, move.PLACE_AIM_MARGIN) == (place.CONTACT_AIM, grid.AIM_MARGIN)
+
+
+def _base(rng, x, y) -> Footprint:
+    return round_base(int(rng.choice([25, 28, 32, 40, 50, 60])), float(x), float(y))
+
+
+@built
+@pytest.mark.parametrize("seed", range(8))
+def test_ring_spots_compiled_is_its_reference_to_the_bit(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        fp0 = _base(rng, *rng.uniform(0, 60, 2))
+        refs = [_base(rng, *(rng.uniform(-4, 4, 2) + (fp0.x, fp0.y))) for _ in range(int(rng.integers(1, 7)))]
+        if rng.random() < 0.2:   # (a reference where the model stands: no direction, along x)
+            refs[0] = _base(rng, fp0.x, fp0.y)
+        offsets = tuple(float(v) for v in rng.choice([0.0, 0.95, 1.0, 1.95, 0.5], int(rng.integers(1, 4))))
+        rel = place._ring_turns(int(rng.choice([4, 8, 16])))
+        got = twin_answer(RINGS, fp0, refs, offsets, rel)
+        assert got.shape == (len(refs) * len(offsets) * len(rel), 2)
+
+
+def test_ring_spots_in_base_contact_and_at_gaps():
+    """The reference itself: round a reference, each spot at the two radii plus the gap (base
+    contact aimed at CONTACT_AIM), the first direction towards the start."""
+    fp0 = Footprint("round", 10.0, 0.0, 1.0, 1.0)
+    ref = Footprint("round", 0.0, 0.0, 2.0, 2.0)
+    got = place._ring_spots(fp0, [ref], (0.0, 1.0), place._ring_turns(4))
+    assert got.shape == (8, 2)
+    assert got[0].tolist() == [1.5 + place.CONTACT_AIM, 0.0] and got[4].tolist() == [2.5, 0.0]
+    assert np.allclose(np.hypot(got[:, 0], got[:, 1]), [1.5 + place.CONTACT_AIM] * 4 + [2.5] * 4)
+
+
+@built
+def test_ring_spots_compiled_with_a_reference_where_the_model_stands():
+    """A reference at the start, even across the signs of zero (arctan2(+0, -0) is pi, yet
+    there is no direction: the reference turns from 0), in every direction count."""
+    for x0, rx in ((0.0, 0.0), (-0.0, 0.0), (5.0, 5.0)):
+        fp0 = Footprint("round", x0, 5.0, 1.0, 1.0)
+        ref = Footprint("round", rx, 5.0, 1.25, 1.25)
+        for n in (4, 16):
+            got = twin_answer(RINGS, fp0, [ref], (0.0, 1.0), place._ring_turns(n))
+            assert got[0].tolist()[1] == 5.0 and got[0][0] > rx
+
+
+@built
+def test_ring_spots_compiled_declines_what_it_does_not_take():
+    fp0 = round_base(32, 10.0, 10.0)
+    refs = [round_base(40, 12.0, 10.0)]
+    rel = place._ring_turns(16)
+    assert C._same_bits(RINGS.compiled(fp0, refs, (0.0, 1.0), rel), RINGS.reference(fp0, refs, (0.0, 1.0), rel))
+    oval = Footprint("oval", 12.0, 10.0, 3.5, 2.0, 30.0)
+    assert RINGS.compiled(Footprint("oval", 10.0, 10.0, 3.5, 2.0, 0.0), refs, (0.0,), rel) is None
+    assert RINGS.compiled(fp0, refs + [oval], (0.0,), rel) is None
+    assert RINGS.reference(fp0, refs + [oval], (0.0,), rel).shape == (32, 2)   # (the hulls' walk)
+    assert RINGS.compiled(fp0, tuple(refs), (0.0,), rel) is None
+    assert RINGS.compiled(fp0, [], (0.0,), rel) is None
+    assert RINGS.compiled(fp0, refs, [0.0], rel) is None
+    assert RINGS.compiled(fp0, refs, (np.float64(0.5),), rel) is None
+    assert RINGS.compiled(fp0, refs, (0.0,), rel.astype(np.float32)) is None
+    assert RINGS.compiled(fp0, [Footprint("round", np.float64(12.0), 10.0, 1.5, 1.5)], (0.0,), rel) is None
+    bad = rel.copy()
+    bad[1] = np.nan
+    assert RINGS.compiled(fp0, refs, (0.0,), bad) is None
+    assert RINGS.compiled(fp0, [round_base(40, 1e7, 10.0)], (0.0,), rel) is None
+
+
+SPREAD = (0.0, 20.0, -20.0, 40.0, -40.0)
+FRACTIONS = (1.0, 0.75, 0.5, 0.25)
+
+
+@built
+@pytest.mark.parametrize("seed", range(8))
+def test_toward_spots_compiled_is_its_reference_to_the_bit(seed):
+    rng = np.random.default_rng(seed)
+    empty = 0
+    for _ in range(60):
+        fp0 = _base(rng, *rng.uniform(0, 60, 2))
+        pick = rng.random()
+        if pick < 0.1:
+            point = (fp0.x, fp0.y)   # (the point where the model stands: no spot)
+        elif pick < 0.4:
+            d = float(rng.choice([1e-6, 0.5, 2.0, 3.0 - 2e-6]))   # (nearer than some reaches)
+            a = rng.uniform(0, 2 * math.pi)
+            point = (fp0.x + d * math.cos(a), fp0.y + d * math.sin(a))
+        else:
+            point = tuple(float(v) for v in rng.uniform(-5, 65, 2))
+        most = float(rng.choice([0.0, 1e-6, 2e-6, 3.0, 6.0, 12.0]))
+        got = twin_answer(TOWARD, fp0, point, most, FRACTIONS, SPREAD)
+        empty += len(got) == 0
+    assert empty
+
+
+def test_toward_spots_reaches_each_fraction_less_the_margin_capped_at_the_point():
+    fp0 = Footprint("round", 10.0, 10.0, 1.0, 1.0)
+    got = place._toward_spots(fp0, (20.0, 10.0), 4.0, FRACTIONS, (0.0,))
+    assert got[:, 0].tolist() == [10.0 + (4.0 * f - grid.AIM_MARGIN) for f in FRACTIONS]
+    assert got[:, 1].tolist() == [10.0] * 4
+    near = place._toward_spots(fp0, (11.0, 10.0), 4.0, FRACTIONS, (0.0,))
+    assert near[:, 0].tolist() == [11.0, 11.0, 11.0, 10.0 + (1.0 - grid.AIM_MARGIN)]   # (capped at the point)
+    none = place._toward_spots(fp0, (10.0, 10.0), 4.0, FRACTIONS, SPREAD)
+    assert none.shape == (0, 2)
+    still = place._toward_spots(fp0, (20.0, 10.0), 1e-6, FRACTIONS, (0.0,))
+    assert still[:, 0].tolist() == [10.0] * 4                  # (a reach under the margin: none)
+
+
+@built
+def test_toward_spots_compiled_declines_what_it_does_not_take():
+    fp0 = round_base(32, 10.0, 10.0)
+    args = (fp0, (20.0, 12.0), 6.0, FRACTIONS, SPREAD)
+    assert C._same_bits(TOWARD.compiled(*args), TOWARD.reference(*args))
+    assert TOWARD.compiled(fp0, [20.0, 12.0], 6.0, FRACTIONS, SPREAD) is None
+    assert TOWARD.compiled(fp0, (np.float64(20.0), 12.0), 6.0, FRACTIONS, SPREAD) is None
+    assert TOWARD.compiled(fp0, (20.0, 12.0), 6, FRACTIONS, SPREAD) is None
+    assert TOWARD.compiled(fp0, (20.0, 12.0), 6.0, list(FRACTIONS), SPREAD) is None
+    assert TOWARD.compiled(fp0, (20.0, 12.0), 6.0, FRACTIONS, (0.0, 20)) is None
+    assert TOWARD.compiled(fp0, (math.nan, 12.0), 6.0, FRACTIONS, SPREAD) is None
+    assert TOWARD.compiled(fp0, (20.0, 12.0), math.inf, FRACTIONS, SPREAD) is None
+
+
+@built
+def test_toward_spots_compiled_in_the_players_battles():
+    """No golden replay asks for spots towards a point (the pile-in and charge solvers do when a
+    model is not locked in: the players' moves), so the default players' whole battles on the
+    default table are where the twin is held to its reference: every call compared in ``check``
+    mode (a difference raises), and enough of them to mean something."""
+    assert checked_in_players_battles(TOWARD) > 50

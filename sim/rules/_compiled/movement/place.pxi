@@ -310,3 +310,128 @@ def rank_spots(keys_):
         order_, tmp_ = tmp_, order_
         width *= 2
     return order_
+
+
+# (place.CONTACT_AIM, grid.AIM_MARGIN and CPython's math.radians factor, Py_MATH_PI / 180: a
+# test holds the first two equal to theirs)
+PLACE_CONTACT_AIM = 0.7e-6
+PLACE_AIM_MARGIN = 2e-6
+cdef double _DEG_TO_RAD = 3.14159265358979323846 / 180.0
+
+
+def ring_spots(fp0, refs, offsets, rel_):
+    """movement.solvers.place._ring_spots, for a round base round round references: each
+    reference's spots at each offset (0: CONTACT_AIM) in each direction of ``rel``, turned from
+    the one towards the start (numpy's own arctan2, cos and sin, called here on the same arrays
+    as the reference's: its transcendental functions are not C's), each spot the reference's
+    sums and products. A base that is not round, an input of another type or a value that is no
+    finite number is the reference's."""
+    if fp0.shape != "round" or type(refs) is not list or not refs or type(offsets) is not tuple:
+        return None
+    if not _all_of((rel_,), F64) or rel_.ndim != 1:
+        return None
+    cdef Py_ssize_t m = len(refs), o = len(offsets), A = rel_.shape[0], i, j, a, k
+    cdef const double[:] rel = rel_
+    if not _finite(rel):
+        return None
+    cdef double x0 = fp0.x, y0 = fp0.y, r0 = 0.5 * fp0.length, t, aim = PLACE_CONTACT_AIM
+    if not (-1e6 < x0 < 1e6 and -1e6 < y0 < 1e6 and 0.0 <= r0 < 1e6):
+        return None
+    rx_ = np.empty(m)
+    ry_ = np.empty(m)
+    rr_ = np.empty(m)
+    offs_ = np.empty(o)
+    cdef double[::1] rx = rx_, ry = ry_, rr = rr_, offs = offs_
+    for i in range(m):
+        f = refs[i]
+        if f.shape != "round" or type(f.x) is not float or type(f.y) is not float or type(f.length) is not float:
+            return None
+        rx[i], ry[i] = f.x, f.y
+        rr[i] = 0.5 * f.length
+        if not (-1e6 < rx[i] < 1e6 and -1e6 < ry[i] < 1e6 and 0.0 <= rr[i] < 1e6):
+            return None
+        rr[i] = rr[i] + r0
+    for j in range(o):
+        if type(offsets[j]) is not float:
+            return None
+        offs[j] = offsets[j]
+        if not (-1e6 < offs[j] < 1e6):
+            return None
+        if offs[j] == 0.0:
+            offs[j] = aim
+    # the directions: numpy's arctan2 of the start less each reference (none: 0), then the turns
+    vx_ = np.empty(m)
+    vy_ = np.empty(m)
+    cdef double[::1] vx = vx_, vy = vy_
+    for i in range(m):
+        vx[i] = x0 - rx[i]
+        vy[i] = y0 - ry[i]
+    cdef const double[:] base = np.arctan2(vy_, vx_)
+    ang_ = np.empty((m, A))
+    cdef double[:, ::1] ang = ang_
+    cdef double b
+    for i in range(m):
+        b = base[i] if (vx[i] != 0.0 or vy[i] != 0.0) else 0.0
+        for a in range(A):
+            ang[i, a] = b + rel[a]
+    cdef const double[:, :] cs = np.cos(ang_)
+    cdef const double[:, :] sn = np.sin(ang_)
+    out_ = np.empty((m * o * A, 2))
+    cdef double[:, ::1] out = out_
+    k = 0
+    for i in range(m):
+        for j in range(o):
+            t = rr[i] + offs[j]
+            for a in range(A):
+                out[k, 0] = rx[i] + cs[i, a] * t
+                out[k, 1] = ry[i] + sn[i, a] * t
+                k += 1
+    return out_
+
+
+def toward_spots(fp0, point, most_, fractions, spread):
+    """movement.solvers.place._toward_spots: the spots from the start towards ``point`` at each
+    fraction of the maximum distance (less AIM_MARGIN, capped at the point's distance, Python's
+    min and max as the reference calls them) turned by each spread, fractions outer: C's hypot,
+    atan2, cos and sin (what np.hypot and CPython's math call), math.radians' factor, the
+    reference's sums and products. An input of another type or a value that is no finite number
+    is the reference's."""
+    if type(point) is not tuple or len(point) != 2 or type(most_) is not float:
+        return None
+    if type(fractions) is not tuple or type(spread) is not tuple:
+        return None
+    px_, py_ = point
+    if type(px_) is not float or type(py_) is not float:
+        return None
+    cdef double x0 = fp0.x, y0 = fp0.y, px = px_, py = py_, most = most_, vx, vy, L, base, reach, q
+    if not (-1e6 < x0 < 1e6 and -1e6 < y0 < 1e6 and -1e6 < px < 1e6 and -1e6 < py < 1e6
+            and -1e6 < most < 1e6):
+        return None
+    cdef Py_ssize_t nf = len(fractions), ns = len(spread), i, j
+    for v in fractions + spread:
+        if type(v) is not float or not (-1e6 < v < 1e6):
+            return None
+    vx = px - x0
+    vy = py - y0
+    L = hypot(vx, vy)
+    if L <= 0:
+        return np.zeros((0, 2))
+    base = atan2(vy, vx)
+    c_ = np.empty(ns)
+    s_ = np.empty(ns)
+    cdef double[::1] cs = c_, sn = s_
+    for j in range(ns):
+        q = base + <double>spread[j] * _DEG_TO_RAD
+        cs[j] = cos(q)
+        sn[j] = sin(q)
+    out_ = np.empty((nf * ns, 2))
+    cdef double[:, ::1] out = out_
+    cdef double margin = PLACE_AIM_MARGIN
+    for i in range(nf):
+        reach = most * <double>fractions[i] - margin
+        reach = 0.0 if 0.0 > reach else reach    # (max(reach, 0.0): the first unless 0.0 is larger)
+        reach = reach if reach < L else L         # (min(L, reach): L unless reach is smaller)
+        for j in range(ns):
+            out[i * ns + j, 0] = x0 + reach * cs[j]
+            out[i * ns + j, 1] = y0 + reach * sn[j]
+    return out_

@@ -190,6 +190,65 @@ def _ring_turns(n_angles: int) -> np.ndarray:
     return got
 
 
+def _ring_spots(fp0: Footprint, refs: list, offsets: tuple, rel: np.ndarray) -> np.ndarray:
+    """Placer.rings' spots for the base ``fp0`` (where it starts): round each of ``refs`` (a
+    non-empty list of footprints) at each edge gap of ``offsets`` (0: base contact, aimed at
+    CONTACT_AIM), in the directions ``rel`` (_ring_turns) turned from the one towards the start
+    (none: along x). (M, 2), grouped by reference, then offset, then direction."""
+    s = np.array([fp0.x, fp0.y])
+    rc = np.array([(f.x, f.y) for f in refs], dtype=float)
+    v = s - rc
+    base = np.where(np.hypot(v[:, 0], v[:, 1]) > 0, np.arctan2(v[:, 1], v[:, 0]), 0.0)
+    ang = base[:, None] + rel[None, :]                              # (m, A)
+    u = np.empty(ang.shape + (2,))                                  # (m, A, 2): cos, sin
+    u[..., 0] = np.cos(ang)
+    u[..., 1] = np.sin(ang)
+    offs = np.asarray(offsets, dtype=float)
+    offs = np.where(offs == 0.0, CONTACT_AIM, offs)   # (base contact, aimed to survive the snap)
+    if fp0.shape == "round" and all(f.shape == "round" for f in refs):
+        rr = np.array([0.5 * f.length for f in refs]) + 0.5 * fp0.length
+        t = rr[:, None, None] + offs[None, :, None]                  # (m, o, 1)
+        c = rc[:, None, None, :] + u[:, None, :, :] * t[..., None]  # (m, o, A, 2)
+        return c.reshape(-1, 2)
+    # (every reference's rings, every offset's, walked at once, (m, o, A): each spot's
+    # arithmetic is its own, against its own reference)
+    bound = np.array([fp0.bounding_radius + f.bounding_radius for f in refs])
+    t = np.repeat((bound[:, None] + offs[None, :])[..., None], len(rel), axis=2)
+    m = len(refs)
+    for _ in range(4):   # walk in by the surplus: never closer than the offset
+        c = rc[:, None, None, :] + u[:, None, :, :] * t[..., None]
+        d = placed_distances_paired(fp0, c.reshape(m, -1, 2), refs).reshape(t.shape)
+        t = t - np.maximum(d - offs[None, :, None], 0.0)
+    return (rc[:, None, None, :] + u[:, None, :, :] * t[..., None]).reshape(-1, 2)
+
+
+_ring_spots = kernel("movement.ring_spots", _ring_spots)
+
+
+def _toward_spots(fp0: Footprint, point: tuple[float, float], most: float, fractions: tuple,
+                  spread: tuple) -> np.ndarray:
+    """Placer.toward's spots for the base ``fp0`` (where it starts) towards ``point``: at each
+    of ``fractions`` of its maximum distance ``most`` (less AIM_MARGIN, capped at the point),
+    turned by each of ``spread`` (degrees); (len(fractions) * len(spread), 2), fractions outer;
+    none when the point is the start."""
+    s = np.array([fp0.x, fp0.y])
+    v = np.asarray(point, dtype=float) - s
+    L = float(np.hypot(*v))
+    if L <= 0:
+        return np.zeros((0, 2))
+    base = math.atan2(v[1], v[0])
+    turns = [(math.cos(a), math.sin(a)) for a in (base + math.radians(sp) for sp in spread)]
+    rows = []   # (reach, cos, sin) of each spot, fractions outer
+    for f in fractions:
+        reach = min(L, max(most * f - AIM_MARGIN, 0.0))   # (the snapped spot stays within it)
+        rows += [(reach, cs, sn) for cs, sn in turns]
+    m = np.array(rows)
+    return s + m[:, :1] * m[:, 1:]       # (each spot s + reach * (cos, sin), as one array)
+
+
+_toward_spots = kernel("movement.toward_spots", _toward_spots)
+
+
 _LAST_START: list = [None, {}]  # (the BodyIndex last read, {unit: its models' start distances})
 
 
@@ -283,52 +342,14 @@ class Placer:
         alternately either side. (M, 2), grouped by reference then offset."""
         if not refs:
             return np.zeros((0, 2))
-        fp0 = self.start[mid]
-        s = np.array([fp0.x, fp0.y])
-        rel = _ring_turns(n_angles)
-        rc = np.array([(f.x, f.y) for f in refs], dtype=float)
-        v = s - rc
-        base = np.where(np.hypot(v[:, 0], v[:, 1]) > 0, np.arctan2(v[:, 1], v[:, 0]), 0.0)
-        ang = base[:, None] + rel[None, :]                              # (m, A)
-        u = np.empty(ang.shape + (2,))                                  # (m, A, 2): cos, sin
-        u[..., 0] = np.cos(ang)
-        u[..., 1] = np.sin(ang)
-        offs = np.asarray(offsets, dtype=float)
-        offs = np.where(offs == 0.0, CONTACT_AIM, offs)   # (base contact, aimed to survive the snap)
-        if fp0.shape == "round" and all(f.shape == "round" for f in refs):
-            rr = np.array([0.5 * f.length for f in refs]) + 0.5 * fp0.length
-            t = rr[:, None, None] + offs[None, :, None]                  # (m, o, 1)
-            c = rc[:, None, None, :] + u[:, None, :, :] * t[..., None]  # (m, o, A, 2)
-            return c.reshape(-1, 2)
-        # (every reference's rings, every offset's, walked at once, (m, o, A): each spot's
-        # arithmetic is its own, against its own reference)
-        bound = np.array([fp0.bounding_radius + f.bounding_radius for f in refs])
-        t = np.repeat((bound[:, None] + offs[None, :])[..., None], n_angles, axis=2)
-        m = len(refs)
-        for _ in range(4):   # walk in by the surplus: never closer than the offset
-            c = rc[:, None, None, :] + u[:, None, :, :] * t[..., None]
-            d = placed_distances_paired(fp0, c.reshape(m, -1, 2), refs).reshape(t.shape)
-            t = t - np.maximum(d - offs[None, :, None], 0.0)
-        return (rc[:, None, None, :] + u[:, None, :, :] * t[..., None]).reshape(-1, 2)
+        return _ring_spots(self.start[mid], list(refs), tuple(offsets), _ring_turns(n_angles))
 
     def toward(self, mid: str, point: Sequence[float], fractions=(1.0, 0.75, 0.5, 0.25),
                spread=(0.0, 20.0, -20.0, 40.0, -40.0)) -> np.ndarray:
         """Candidate centres from the model's start towards ``point``: at the given fractions
         of its maximum distance (capped at the point), turned by ``spread`` degrees."""
-        fp0 = self.start[mid]
-        s = np.array([fp0.x, fp0.y])
-        v = np.asarray(point, dtype=float) - s
-        L = float(np.hypot(*v))
-        if L <= 0:
-            return np.zeros((0, 2))
-        base = math.atan2(v[1], v[0])
-        turns = [(math.cos(a), math.sin(a)) for a in (base + math.radians(sp) for sp in spread)]
-        rows = []   # (reach, cos, sin) of each spot, fractions outer
-        for f in fractions:
-            reach = min(L, max(self.max[mid] * f - AIM_MARGIN, 0.0))   # (the snapped spot stays within it)
-            rows += [(reach, cs, sn) for cs, sn in turns]
-        m = np.array(rows)
-        return s + m[:, :1] * m[:, 1:]       # (each spot s + reach * (cos, sin), as one array)
+        return _toward_spots(self.start[mid], (float(point[0]), float(point[1])), self.max[mid],
+                             tuple(fractions), tuple(spread))
 
     # --- the search ------------------------------------------------------------------------
     def find(self, mid: str, cands: np.ndarray,
