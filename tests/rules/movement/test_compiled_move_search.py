@@ -172,6 +172,14 @@ def test_reachable_spots_compiled_declines_what_it_does_not_take():
         assert REACH.compiled(fp, b, 3.0, BOARD) is None
     empty = (fp, c[:0], 3.0, BOARD)
     assert C._same_bits(REACH.compiled(*empty), REACH.reference(*empty))
+    # (a second reader's fuzzing: a board of one number, numpy's numbers or three; candidates of
+    # no rows and another width; a start of numpy's numbers: the reference's to answer or refuse)
+    for board in ((60.0,), (), [60.0, 44.0], (np.float32(60.0), np.float32(44.0)), (60.0, 44.0, 1.0),
+                  (60.0, True)):
+        assert REACH.compiled(fp, c, 3.0, board) is None
+    assert REACH.compiled(fp, np.zeros((0, 3)), 3.0, BOARD) is None
+    assert REACH.compiled(Footprint("round", np.longdouble(10.0), 10.0, 1.26, 1.26), c, 3.0, BOARD) is None
+    assert C._same_bits(REACH.compiled(fp, c, 3.0, (60, 44)), REACH.reference(fp, c, 3.0, (60, 44)))
 
 
 def _keys(rng, n: int) -> list:
@@ -286,6 +294,7 @@ def test_ring_spots_compiled_declines_what_it_does_not_take():
     bad[1] = np.nan
     assert RINGS.compiled(fp0, refs, (0.0,), bad) is None
     assert RINGS.compiled(fp0, [round_base(40, 1e7, 10.0)], (0.0,), rel) is None
+    assert RINGS.compiled(Footprint("round", 10.0, 10.0, np.longdouble(1.26), 1.26), refs, (0.0,), rel) is None
 
 
 SPREAD = (0.0, 20.0, -20.0, 40.0, -40.0)
@@ -339,6 +348,10 @@ def test_toward_spots_compiled_declines_what_it_does_not_take():
     assert TOWARD.compiled(fp0, (20.0, 12.0), 6.0, FRACTIONS, (0.0, 20)) is None
     assert TOWARD.compiled(fp0, (math.nan, 12.0), 6.0, FRACTIONS, SPREAD) is None
     assert TOWARD.compiled(fp0, (20.0, 12.0), math.inf, FRACTIONS, SPREAD) is None
+    assert TOWARD.compiled(fp0, (20.0, 12.0), 6.0, (), SPREAD) is None       # (the reference raises)
+    assert TOWARD.compiled(fp0, (20.0, 12.0), 6.0, FRACTIONS, ()) is None
+    assert TOWARD.compiled(Footprint("round", np.longdouble(10.0), 10.0, 1.26, 1.26), (20.0, 12.0), 6.0,
+                           FRACTIONS, SPREAD) is None
 
 
 @built

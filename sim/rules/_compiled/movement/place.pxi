@@ -181,6 +181,15 @@ PLACE_PER_INCH = 1_000_000.0
 PLACE_KEYS_PER_INCH = 100_000.0
 
 
+cdef inline bint _plain_numbers(tuple values):
+    """Every value a Python float or int (not a bool, not numpy's or another type of number,
+    with which the reference computes in that type)."""
+    for v in values:
+        if type(v) is not float and type(v) is not int:
+            return False
+    return True
+
+
 def reachable_spots(fp, cands_, reach_, board):
     """movement.solvers.place._reachable_spots, for a round base: the candidate centres (K, 2) on
     the grid (each value rint(v * 1e6) / 1e6, snap_array's operations), and the indices of those
@@ -191,9 +200,11 @@ def reachable_spots(fp, cands_, reach_, board):
     value that is no finite number is the reference's."""
     if fp.shape != "round" or not _all_of((cands_,), F64) or cands_.ndim != 2 or type(reach_) is not float:
         return None
-    cdef Py_ssize_t K = cands_.shape[0], k, m = 0
-    if K and cands_.shape[1] != 2:
+    if cands_.shape[1] != 2 or not _plain_numbers((fp.x, fp.y, fp.length)):
         return None
+    if type(board) is not tuple or len(board) != 2 or not _plain_numbers(board):
+        return None   # (a board of numpy's or other numbers: numpy computes in their type)
+    cdef Py_ssize_t K = cands_.shape[0], k, m = 0
     cdef const double[:, :] c = cands_
     cdef double x0 = fp.x, y0 = fp.y, r = 0.5 * fp.length, lim = reach_ + EPS, touch = MOVE_TOUCH
     cdef double W = board[0], H = board[1], x, y, dx, dy, d, per_inch = PLACE_PER_INCH
@@ -329,7 +340,7 @@ def ring_spots(fp0, refs, offsets, rel_):
     finite number is the reference's."""
     if fp0.shape != "round" or type(refs) is not list or not refs or type(offsets) is not tuple:
         return None
-    if not _all_of((rel_,), F64) or rel_.ndim != 1:
+    if not _all_of((rel_,), F64) or rel_.ndim != 1 or not _plain_numbers((fp0.x, fp0.y, fp0.length)):
         return None
     cdef Py_ssize_t m = len(refs), o = len(offsets), A = rel_.shape[0], i, j, a, k
     cdef const double[:] rel = rel_
@@ -396,16 +407,19 @@ def toward_spots(fp0, point, most_, fractions, spread):
     """movement.solvers.place._toward_spots: the spots from the start towards ``point`` at each
     fraction of the maximum distance (less AIM_MARGIN, capped at the point's distance, Python's
     min and max as the reference calls them) turned by each spread, fractions outer: C's hypot,
-    atan2, cos and sin (what np.hypot and CPython's math call), math.radians' factor, the
-    reference's sums and products. An input of another type or a value that is no finite number
-    is the reference's."""
+    atan2, cos and sin (what np.hypot and CPython's math call; GCC makes one sincos call of each
+    cos and sin of one angle, glibc's, the same bits), math.radians' factor, the reference's sums
+    and products. An input of another type, no fractions or no spread (the reference raises) or
+    a value that is no finite number is the reference's."""
     if type(point) is not tuple or len(point) != 2 or type(most_) is not float:
         return None
     if type(fractions) is not tuple or type(spread) is not tuple:
         return None
     px_, py_ = point
-    if type(px_) is not float or type(py_) is not float:
+    if type(px_) is not float or type(py_) is not float or not _plain_numbers((fp0.x, fp0.y)):
         return None
+    if not fractions or not spread:
+        return None   # (the reference's array of no rows has no columns to take)
     cdef double x0 = fp0.x, y0 = fp0.y, px = px_, py = py_, most = most_, vx, vy, L, base, reach, q
     if not (-1e6 < x0 < 1e6 and -1e6 < y0 < 1e6 and -1e6 < px < 1e6 and -1e6 < py < 1e6
             and -1e6 < most < 1e6):
