@@ -267,8 +267,10 @@ def anywhere(board: tuple[float, float]) -> Region:
 
 # --- the tests for one base ------------------------------------------------------------------
 
+@lru_cache(maxsize=64)
 def _zone_pieces(zone: tuple) -> tuple:
-    """The zone's convex pieces as half-plane arrays: (outward normals (E, 2), offsets (E,))."""
+    """The zone's convex pieces as half-plane arrays: (outward normals (E, 2), offsets (E,)),
+    read only: kept per zone (a player's every set-up in its zone makes a Region of it)."""
     out = []
     for piece in convex_pieces(np.asarray(zone, dtype=float)):
         p = ccw(piece)
@@ -276,7 +278,9 @@ def _zone_pieces(zone: tuple) -> tuple:
         ln = np.hypot(e[:, 0], e[:, 1])
         ok = ln > 1e-12
         n = np.stack([e[ok, 1], -e[ok, 0]], axis=1) / ln[ok, None]
-        out.append((n, (n * p[ok]).sum(axis=1)))
+        off = (n * p[ok]).sum(axis=1)
+        n.flags.writeable = off.flags.writeable = False
+        out.append((n, off))
     return tuple(out)
 
 
