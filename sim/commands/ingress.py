@@ -72,7 +72,7 @@ def _candidates(battle, u: int, toward=()):
     uid = esper.component_for_entity(u, Unit).id
     for reg in regions + [region]:
         for p in PL.iter_placements(models, reg, others, battle.scenario.terrain, PL.Prefer.toward(*toward),
-                                    count=OPTIONS, apart=APART):
+                                    count=OPTIONS, apart=APART, checked=False):  # (the players check)
             to = tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
             yield p.anchor, Ingress(uid, to)
 

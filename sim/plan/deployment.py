@@ -102,7 +102,9 @@ def set_up_spots(battle, ent: int, region, pick=None):
     region that it draws."""
     from sim.rules.movement.solvers import placement as PL
     models, rg, others, prefer = _set_up_problem(battle, ent, region, pick)
-    for p in PL.iter_placements(models, rg, others, battle.scenario.terrain, prefer, count=OPTIONS, apart=APART):
+    # (each set-up is put to the rules' check by the player that tries it: Battle.check)
+    for p in PL.iter_placements(models, rg, others, battle.scenario.terrain, prefer, count=OPTIONS, apart=APART,
+                                checked=False):
         yield tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
 
 

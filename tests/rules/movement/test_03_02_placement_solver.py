@@ -268,6 +268,17 @@ def test_03_02_every_placement_returned_passes_the_rules_checks(bases, x0, y0, w
         assert_rules_pass(models, got, region, foes)
     else:
         assert got.reason
+    # the search alone, without the rules' check of each placement it finds (a player's set-up
+    # or ingress: Battle.check makes that check): the same placements in the same order (were
+    # the check ever to refuse one, the checked search would go on as if it had not been found,
+    # the unchecked one would not), each accepted by the rules (place_unit's own check could
+    # hide a placement they refuse; this one cannot)
+    unchecked = list(P.iter_placements(models, region, foes, prefer=P.Prefer.toward((px, py)), count=3,
+                                       apart=3.0, checked=False))
+    assert unchecked == list(P.iter_placements(models, region, foes, prefer=P.Prefer.toward((px, py)),
+                                               count=3, apart=3.0))
+    for placement in unchecked:
+        assert_rules_pass(models, placement, region, foes)
 
 
 def brute_force(models, zone, step=0.25):

@@ -36,8 +36,9 @@ unit is grown again from the same anchor compactly (nearest the anchor), then on
 is tried (at most ``MAX_ANCHORS``, each ``ANCHOR_APART`` from the ones tried, or a tenth of
 the region's span when that is less). A placement
 found is checked by the rules' own functions (``deployment.setup_problems``, the region's
-``problems``) before it is returned. Everything is deterministic: candidates are generated in
-a fixed order and ranked by rounded keys, ties by that order.
+``problems``) before it is returned (``iter_placements(checked=False)``: by its caller).
+Everything is deterministic: candidates are generated in a fixed order and ranked by rounded
+keys, ties by that order.
 
 What it may miss: it is a greedy search over a finite candidate set, so a unit that fits only
 in some arrangement it does not generate is refused (the refusal says what room there was);
@@ -457,10 +458,10 @@ def _solve(unit: str, models, table: _Table, prefer: Prefer, gap: float, turn: b
 
 
 def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, partial: bool, count: int,
-            apart: float, tried: _Tried):
+            apart: float, tried: _Tried, checked: bool = True):
     """_solve's placements one at a time, as they are found (``tried`` told what the search got
     to): a caller that takes the first stops the search there, and the ones it does take are
-    the first of _solve's, in order."""
+    the first of _solve's, in order. ``checked``: as iter_placements'."""
     models = [(str(m), f) for m, f in models]
     if not models:
         return
@@ -516,10 +517,11 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
             continue
         ids, placed, left = got
         setup = list(zip(ids, placed))
-        problems = setup_problems(setup, others, table.terr) + table.region.problems(setup)
-        if problems:           # (never expected: the search tests what the rules test)
-            tried.problems = problems
-            continue
+        if checked:
+            problems = setup_problems(setup, others, table.terr) + table.region.problems(setup)
+            if problems:           # (never expected: the search tests what the rules test)
+                tried.problems = problems
+                continue
         rules = [table.rule(f) for f in placed]
         found += 1
         anchors.append(p)
@@ -593,12 +595,17 @@ def placement_options(models: Sequence[tuple[str, Footprint]], region: Region,
 def iter_placements(models: Sequence[tuple[str, Footprint]], region: Region,
                     others: Sequence[tuple[str, Footprint]] = (), terrain=(), prefer: Prefer = Prefer(), *,
                     count: int = 8, apart: float = 4.0, gap: float = GAP, clearance: float = CLEARANCE,
-                    turn: bool = False, partial: bool = False):
+                    turn: bool = False, partial: bool = False, checked: bool = True):
     """``placement_options``'s placements one at a time, as the search finds them: the same
     ones in the same order, and a caller that stops early (a player taking the first legal
-    set-up) spares the search for the rest."""
+    set-up) spares the search for the rest. ``checked=False``: the placements are not put to
+    the rules' own check here (setup_problems and the region's problems), for a caller that
+    puts each one it uses to the rules' check itself (a player's set-up or ingress move, through
+    Battle.check: the same functions, so the same answer twice). The search tests what the rules
+    test, so the placements are the same either way (tests/rules/movement/
+    test_03_02_placement_solver.py checks that the rules accept every one)."""
     table = _Table(region, others, terrain, clearance)
-    yield from _search(models, table, prefer, gap, turn, partial, count, apart, _Tried())
+    yield from _search(models, table, prefer, gap, turn, partial, count, apart, _Tried(), checked)
 
 
 def place_army(units: Sequence[tuple[str, Sequence[tuple[str, Footprint]]]], region: Region,
