@@ -96,7 +96,7 @@ def _shorter_deep_strikes(battle, u: int, board, efs, names) -> list:
     return [RG.deep_strike(board, efs, names, distance=x, zone=zone) for x in dists]
 
 
-def _preferred(battle, u: int, side: int, seen: dict | None = None) -> list:
+def _preferred(battle, u: int, side: int, seen: Searches | None = None) -> list:
     """``ingress_candidates`` in Part A ruling 27's order of preference: nearest first to the
     nearest objective the side does not control (else the nearest objective); ``seen`` as
     ``_found``'s."""
@@ -107,20 +107,30 @@ def _preferred(battle, u: int, side: int, seen: dict | None = None) -> list:
     return cands
 
 
-def _found(battle, u: int, toward, seen: dict | None = None):
-    """``_candidates``, found as they are read. ``seen``: a dict kept by a caller that reads
-    them more than once while nothing in the battle changes (a stratagem's offer, asking first
-    whether each unit has a legal spot, then for the chosen unit's spots, 15.07): what was
-    found so far, per unit and points, and the search where it stopped, so that a second read
-    goes on from there instead of searching again (the same candidates in the same order; one
+class Searches:
+    """What a caller keeps that reads one unit's candidates more than once while nothing in the
+    battle changes (a stratagem's offer, asking first whether each unit has a legal spot, then
+    for the chosen unit's spots, 15.07): per unit and points, the candidates found so far and the
+    search where it stopped (``found``); per command, the check's verdict (``verdicts``)."""
+
+    __slots__ = ("found", "verdicts")
+
+    def __init__(self) -> None:
+        self.found: dict = {}
+        self.verdicts: dict = {}
+
+
+def _found(battle, u: int, toward, seen: Searches | None = None):
+    """``_candidates``, found as they are read; with ``seen``, a second read goes on from where
+    the first stopped instead of searching again (the same candidates in the same order; one
     reader at a time)."""
     if seen is None:
         yield from _candidates(battle, u, toward)
         return
     key = (u, tuple(toward))
-    got = seen.get(key)
+    got = seen.found.get(key)
     if got is None:
-        got = seen[key] = ([], _candidates(battle, u, toward))
+        got = seen.found[key] = ([], _candidates(battle, u, toward))
     done, rest = got
     yield from done
     for c in rest:
@@ -128,14 +138,13 @@ def _found(battle, u: int, toward, seen: dict | None = None):
         yield c
 
 
-def _verdict(check, cmd, seen: dict | None = None):
-    """``check(cmd)``, asked once per command while ``seen`` (as ``_found``'s) is kept."""
+def _verdict(check, cmd, seen: Searches | None = None):
+    """``check(cmd)``, asked once per command while ``seen`` is kept."""
     if seen is None:
         return check(cmd)
-    verdicts = seen.setdefault(None, {})     # (its own key: the others are (unit, points))
-    got = verdicts.get(id(cmd), _UNASKED)
+    got = seen.verdicts.get(id(cmd), _UNASKED)
     if got is _UNASKED:
-        got = verdicts[id(cmd)] = check(cmd)  # (the command is kept alive by the found list)
+        got = seen.verdicts[id(cmd)] = check(cmd)  # (the command is kept alive by the found list)
     return got
 
 
@@ -158,7 +167,7 @@ def ingress_toward(battle, u: int, toward, check=None):
     return next((cmd for _anchor, cmd in _candidates(battle, u, toward) if check(cmd) is None), None)
 
 
-def can_ingress(battle, u: int, side: int, check=None, seen: dict | None = None) -> bool:
+def can_ingress(battle, u: int, side: int, check=None, seen: Searches | None = None) -> bool:
     """Whether ``default_ingress`` finds a spot (``check`` as ``ingress_spots``): the same
     candidates, tried as the solver finds them and no further than the first legal one
     (``seen`` as ``ingress_spots``')."""
@@ -168,11 +177,11 @@ def can_ingress(battle, u: int, side: int, check=None, seen: dict | None = None)
                for _anchor, cmd in _found(battle, u, [(o.x, o.y) for o in objs], seen))
 
 
-def ingress_spots(battle, u: int, side: int, check=None, seen: dict | None = None) -> list:
+def ingress_spots(battle, u: int, side: int, check=None, seen: Searches | None = None) -> list:
     """The legal places an ingress move could set the unit up, as (anchor, command), in Part A
     ruling 27's order of preference. ``check`` says why an Ingress is refused (default:
     Battle.check, the phase's gates too; a stratagem's ingress out of the Movement phase's
-    order, 15.07, checks the move alone). ``seen``: a dict kept by a caller that asked
+    order, 15.07, checks the move alone). ``seen``: Searches kept by a caller that asked
     ``can_ingress`` of the unit with the same ``check`` first, nothing in the battle changing
     since: the spots found and checked then are not found and checked again (``_found``)."""
     check = battle.check if check is None else check

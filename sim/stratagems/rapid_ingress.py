@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import esper
 
-from sim.commands.ingress import can_ingress, ingress_spots
+from sim.commands.ingress import Searches, can_ingress, ingress_spots
 from sim.decisions import DecisionRequest, ask
 from sim.components import Unit
 from sim.errors import PlanError
@@ -36,7 +36,7 @@ def _offer(battle, player: int, moment: Moment):
 
     # (which units have a legal spot is found lazily: the spot itself only for the unit chosen;
     # what was found and checked then is read again for its spots, not worked out again)
-    seen: dict = {}
+    seen = Searches()
     spots = []
     for u in W.all_units():
         unit = esper.component_for_entity(u, Unit)

@@ -208,7 +208,7 @@ def test_15_07_the_units_offered_are_those_the_headless_ingress_finds_a_spot_for
 
 def test_15_07_the_offer_reads_what_it_found_and_checked_once():
     """The offer asks each unit whether it has a legal spot (can_ingress), then the chosen
-    unit's spots (ingress_spots) with the same dict: the same spots as asked afresh, in the same
+    unit's spots (ingress_spots) with the same Searches: the same spots as asked afresh, in the same
     order, each command found once and checked once, whichever candidates the check allows."""
     from sim.commands import ingress as I
     with Battle(_spec()) as b:
@@ -225,7 +225,7 @@ def test_15_07_the_offer_reads_what_it_found_and_checked_once():
                 asked.append(cmd)
                 return None if cmd in allowed else "not this one"
             fresh = I.ingress_spots(b, u, 1, lambda cmd, allowed=allowed: None if cmd in allowed else "no")
-            seen: dict = {}
+            seen = I.Searches()
             assert I.can_ingress(b, u, 1, check, seen) == bool(allowed)
             first = len(asked)
             assert first == (found.index(allowed[0]) + 1 if allowed else len(found))
