@@ -373,3 +373,32 @@ def fps_to_rows(fps, idx, rows_):
             out[i, k] = _max((sqrt(dx * dx + dy * dy) - r) - b.radius[j], 0.0)
         i += 1
     return out_
+
+
+cdef int _least_gaps(const double[:, :] c, double r, _Bodies b, const Py_ssize_t[:] rows,
+                     double[::1] out) except -1:
+    """For each centre of ``c`` (K, 2), the least edge distance from a round base of radius
+    ``r`` there to the bodies ``rows`` of ``b``: distances_from's round-to-round step
+    (disc_distances' arithmetic, ``_max((root - r) - radius, 0)``), then the least of each row
+    (``.min(axis=1)``), into ``out``. 1 where the reference answers instead: no rows (its
+    minimum raises), an index out of range, a body that is not round (placed_distances' cores)
+    or a centre or radius that is no finite number within a table's size; else 0."""
+    cdef Py_ssize_t K = c.shape[0], M = rows.shape[0], k, i, j
+    cdef double dx, dy, g, least
+    if M == 0 or not _indices(rows, b.N):
+        return 1
+    for i in range(M):
+        j = rows[i]
+        if not b.rnd[j] or not (-1e6 < b.centres[j, 0] < 1e6 and -1e6 < b.centres[j, 1] < 1e6
+                                and 0.0 <= b.radius[j] < 1e6):
+            return 1
+    for k in range(K):
+        least = INFINITY
+        for i in range(M):
+            j = rows[i]
+            dx = c[k, 0] - b.centres[j, 0]
+            dy = c[k, 1] - b.centres[j, 1]
+            g = _max((sqrt(dx * dx + dy * dy) - r) - b.radius[j], 0.0)
+            least = _min(least, g)
+        out[k] = least
+    return 0

@@ -26,7 +26,8 @@ import numpy as np
 
 from sim.rules import charge as CHG
 from sim.rules.coherency import MoveProblem
-from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, in_engagement_range, within_distance
+from sim.rules.compiled import kernel
+from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, within_distance
 from sim.rules.grid import AIM_MARGIN, snap_key, snap_keys
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, distances_from, engaged_units, enemy_unit_distances,
@@ -83,27 +84,45 @@ def _score(placer: Placer, mid: str, trows: dict[str, np.ndarray], others: np.nd
                                                                       .min(axis=1)).any())
                      for t, r in trows.items()}
 
+    rows = tuple(trows.values())
+    gaps = tuple(start_d[t] for t in trows)
+    must = tuple(keep_engaged and not by_others[t] for t in trows)
+
     def score(c: np.ndarray):
-        closer = np.zeros(len(c), dtype=bool)
-        dmin = np.full(len(c), np.inf)
-        engaged_all = np.ones(len(c), dtype=bool)
-        for t, r in trows.items():
-            d = distances_from(fp0, c, idx, r).min(axis=1)
-            closer |= d < start_d[t] - CLOSER
-            dmin = np.minimum(dmin, d)
-            if keep_engaged and not by_others[t]:
-                engaged_all &= in_engagement_range(d)
-        allowed = closer & engaged_all
-        if len(others):
-            near = near_rows(idx, c, fp0.bounding_radius, ENGAGEMENT_RANGE, others)
-            if len(near):
-                allowed &= ~in_engagement_range(distances_from(fp0, c, idx, near).min(axis=1))
-        t_of = np.where(within_distance(dmin, WITHIN_ONE), 1, np.where(in_engagement_range(dmin), 2, 3))
-        if tier is not None:
-            allowed &= t_of <= tier
-        length = np.hypot(c[:, 0] - fp0.x, c[:, 1] - fp0.y)
-        return allowed, (t_of, dmin, length)
+        return _charge_scores(fp0, c, idx, rows, gaps, must, others, tier)
     return score
+
+
+def _charge_scores(fp0: Footprint, c: np.ndarray, idx: BodyIndex, rows: tuple, gaps: tuple, must: tuple,
+                   others: np.ndarray, tier: int | None):
+    """``_score``'s score of the candidate centres ``c`` (K, 2) for the model that starts at
+    ``fp0``: each target's rows of ``idx`` (``rows``), the model's distance to it at the start
+    (``gaps``) and whether it must end engaged with it (``must``), the non-targets' rows
+    (``others``) and the ``tier`` asked for: (allowed (K,), keys (tier, the distance to the
+    nearest target model, the path length))."""
+    closer = np.zeros(len(c), dtype=bool)
+    dmin = np.full(len(c), np.inf)
+    engaged_all = np.ones(len(c), dtype=bool)
+    for r, gap, engage in zip(rows, gaps, must):
+        d = distances_from(fp0, c, idx, r).min(axis=1)
+        closer |= d < gap - CLOSER
+        dmin = np.minimum(dmin, d)
+        if engage:
+            engaged_all &= in_engagement_range(d)
+    allowed = closer & engaged_all
+    if len(others):
+        near = near_rows(idx, c, fp0.bounding_radius, ENGAGEMENT_RANGE, others)
+        if len(near):
+            allowed &= ~in_engagement_range(distances_from(fp0, c, idx, near).min(axis=1))
+    t_of = np.where(within_distance(dmin, WITHIN_ONE), 1, np.where(in_engagement_range(dmin), 2, 3))
+    if tier is not None:
+        allowed &= t_of <= tier
+    length = np.hypot(c[:, 0] - fp0.x, c[:, 1] - fp0.y)
+    return allowed, (t_of, dmin, length)
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_charge_scores = kernel("movement.charge_scores", _charge_scores)
 
 
 def _refs(placer: Placer, mid: str, trows: dict[str, np.ndarray], reach: float):

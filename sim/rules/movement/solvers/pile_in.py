@@ -34,8 +34,9 @@ from typing import Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules import objectives as O
-from sim.rules.coherency import MoveProblem
 from sim.rules.arrays import roll_next
+from sim.rules.coherency import MoveProblem
+from sim.rules.compiled import kernel
 from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, within_distance
 from sim.rules.grid import snap_key, snap_keys
 from sim.rules.movement.legality import (
@@ -164,21 +165,35 @@ def _score_enemy(placer: Placer, mid: str, target_rows: np.ndarray, *, require_e
     idx = placer.idx
     fp0 = placer.start[mid]
     d0 = float(placer.start_gaps(mid, target_rows).min())
+    keep_rows = tuple(keep.values())
 
     def score(c: np.ndarray):
-        d = distances_from(fp0, c, idx, target_rows).min(axis=1)
-        length = np.hypot(c[:, 0] - fp0.x, c[:, 1] - fp0.y)
-        stay = length <= 0.0
-        allowed = d < d0 - CLOSER
-        for rows in keep.values():
-            allowed &= in_engagement_range(distances_from(fp0, c, idx, rows).min(axis=1))
-        eng = in_engagement_range(d)
-        if require_engaged:
-            allowed &= eng
-        if stay_ok:
-            allowed |= stay
-        return allowed, (np.where(stay, 2, np.where(eng, 0, 1)), d, length)
+        return _enemy_scores(fp0, c, idx, target_rows, keep_rows, d0, require_engaged, stay_ok)
     return score
+
+
+def _enemy_scores(fp0: Footprint, c: np.ndarray, idx: BodyIndex, target_rows: np.ndarray, keep_rows: tuple,
+                  d0: float, require_engaged: bool, stay_ok: bool):
+    """``_score_enemy``'s score of the candidate centres ``c`` (K, 2) for the model that starts
+    at ``fp0``, ``d0`` from the enemy unit ``target_rows`` of ``idx``: (allowed (K,), keys (not
+    engaged with it: 0 engaged, 1 not, 2 the start spot itself; the distance to it; the path
+    length))."""
+    d = distances_from(fp0, c, idx, target_rows).min(axis=1)
+    length = np.hypot(c[:, 0] - fp0.x, c[:, 1] - fp0.y)
+    stay = length <= 0.0
+    allowed = d < d0 - CLOSER
+    for rows in keep_rows:
+        allowed &= in_engagement_range(distances_from(fp0, c, idx, rows).min(axis=1))
+    eng = in_engagement_range(d)
+    if require_engaged:
+        allowed &= eng
+    if stay_ok:
+        allowed |= stay
+    return allowed, (np.where(stay, 2, np.where(eng, 0, 1)), d, length)
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_enemy_scores = kernel("movement.enemy_scores", _enemy_scores)
 
 
 def _enemy_spot(placer: Placer, mid: str, target_rows: np.ndarray, keep, *, engaged_only: bool,
