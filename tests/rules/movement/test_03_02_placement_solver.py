@@ -243,13 +243,28 @@ def test_03_02_an_army_too_big_for_its_zone_is_refused_naming_the_unit():
 BASES = st.sampled_from([rnd(25), rnd(32), rnd(40), rnd(50), rnd(60), oval(90, 52), oval(105, 70), rect(100, 60)])
 
 
+def _table_terrain(name: str) -> tuple:
+    """The terrain of a shipped scenario on this 60" x 44" board (its ruins, woods and walls)."""
+    from pathlib import Path
+
+    from sim.scenario.load import load_scenario
+    spec = load_scenario(Path(__file__).resolve().parents[3] / "scenarios" / f"{name}.toml")
+    assert tuple(spec.board) == BOARD
+    return tuple(spec.terrain)
+
+
+TERRAINS = ((), _table_terrain("battle_default"), _table_terrain("charge_terrain"))
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bases=st.lists(BASES, min_size=1, max_size=8),
        x0=st.floats(0, 30), y0=st.floats(0, 20), w=st.floats(3, 25), h=st.floats(3, 15),
        px=st.floats(0, 60), py=st.floats(0, 44),
        enemies=st.lists(st.tuples(st.floats(2, 58), st.floats(2, 42)), max_size=3),
-       kind=st.sampled_from(["deployment", "deep strike", "ingress", "disembark"]))
-def test_03_02_every_placement_returned_passes_the_rules_checks(bases, x0, y0, w, h, px, py, enemies, kind):
+       kind=st.sampled_from(["deployment", "deep strike", "ingress", "disembark"]),
+       terrain=st.sampled_from(TERRAINS))
+def test_03_02_every_placement_returned_passes_the_rules_checks(bases, x0, y0, w, h, px, py, enemies, kind,
+                                                                 terrain):
     models = [(f"m{i}", b) for i, b in enumerate(bases)]
     foes = [(f"e{i}", Footprint("round", x, y, 1.26, 1.26)) for i, (x, y) in enumerate(enemies)]
     efs = [f for _m, f in foes]
@@ -263,22 +278,22 @@ def test_03_02_every_placement_returned_passes_the_rules_checks(bases, x0, y0, w
     else:
         region = R.out_of_transport(BOARD, Footprint("rect", min(max(px, 5), 55), min(max(py, 5), 39), 5.0, 3.0), efs)
         foes = foes + [("ship", region.near.target)]
-    got = P.place_unit(models, region, foes, prefer=P.Prefer.toward((px, py)))
+    got = P.place_unit(models, region, foes, terrain, prefer=P.Prefer.toward((px, py)))
     if got:
-        assert_rules_pass(models, got, region, foes)
+        assert_rules_pass(models, got, region, foes, terrain)
     else:
         assert got.reason
     # the search alone, without the rules' check of each placement it finds (a player's set-up
     # or ingress: Battle.check makes that check): the same placements in the same order (were
     # the check ever to refuse one, the checked search would go on as if it had not been found,
     # the unchecked one would not), each accepted by the rules (place_unit's own check could
-    # hide a placement they refuse; this one cannot)
-    unchecked = list(P.iter_placements(models, region, foes, prefer=P.Prefer.toward((px, py)), count=3,
+    # hide a placement they refuse; this one cannot); among the features of a real table too
+    unchecked = list(P.iter_placements(models, region, foes, terrain, prefer=P.Prefer.toward((px, py)), count=3,
                                        apart=3.0, checked=False))
-    assert unchecked == list(P.iter_placements(models, region, foes, prefer=P.Prefer.toward((px, py)),
+    assert unchecked == list(P.iter_placements(models, region, foes, terrain, prefer=P.Prefer.toward((px, py)),
                                                count=3, apart=3.0))
     for placement in unchecked:
-        assert_rules_pass(models, placement, region, foes)
+        assert_rules_pass(models, placement, region, foes, terrain)
 
 
 def brute_force(models, zone, step=0.25):

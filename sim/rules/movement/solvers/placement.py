@@ -601,9 +601,12 @@ def iter_placements(models: Sequence[tuple[str, Footprint]], region: Region,
     set-up) spares the search for the rest. ``checked=False``: the placements are not put to
     the rules' own check here (setup_problems and the region's problems), for a caller that
     puts each one it uses to the rules' check itself (a player's set-up or ingress move, through
-    Battle.check: the same functions, so the same answer twice). The search tests what the rules
-    test, so the placements are the same either way (tests/rules/movement/
-    test_03_02_placement_solver.py checks that the rules accept every one)."""
+    Battle.check, on the command's positions: these snapped to the measuring grid). The search
+    tests what the rules test, so the rules' check here refuses none of them and the placements
+    are the same either way (were it ever to refuse one, the checked search would go on as if it
+    had not been found and count no anchor for it; tests/rules/movement/
+    test_03_02_placement_solver.py checks, among a real table's features too, that the two
+    searches give the same placements and that the rules accept every one)."""
     table = _Table(region, others, terrain, clearance)
     yield from _search(models, table, prefer, gap, turn, partial, count, apart, _Tried(), checked)
 
