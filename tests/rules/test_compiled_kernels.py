@@ -64,7 +64,7 @@ def test_every_kernel_is_the_record_its_module_calls():
         "geometry.apart_distances", "geometry.convex_distance", "geometry.disc_distances",
         "geometry.hull_block_values", "geometry.round_core_distances", "movement.bases_refused",
         "movement.box_near", "movement.charge_scores", "movement.coherency_code", "movement.convex_penetrates_polygon",
-        "movement.discs_clear", "movement.edges_and_zone", "movement.ends_clear", "movement.enemy_scores", "movement.farther_than", "movement.fps_to_rows", "movement.grow_spots", "movement.hull_path_problems", "movement.near_each",
+        "movement.discs_clear", "movement.edges_and_zone", "movement.ends_clear", "movement.enemy_scores", "movement.farther_than", "movement.fps_to_rows", "movement.grow_pick", "movement.grow_spots", "movement.hull_path_problems", "movement.near_each",
         "movement.points_convex_distance", "movement.points_convexes_distance",
         "movement.points_polys_distance", "movement.rank_spots", "movement.reachable_spots",
         "movement.ring_spots", "movement.round_features_refuse", "movement.round_paths_clear",

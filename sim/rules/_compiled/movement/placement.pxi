@@ -191,3 +191,114 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
         if not (out[k, 0] - out[k, 0] == 0.0 and out[k, 1] - out[k, 1] == 0.0):
             return None   # (no finite number made: the reference's)
     return out_[:m].copy()
+
+
+# (placement.COMPACT: a test holds the two equal)
+PICK_COMPACT = 1.0
+
+
+cdef inline double _round6(double x) noexcept nogil:
+    """np.round(x, 6): numpy's product by 1e6, its rint and its quotient by 1e6."""
+    return rint(x * 1e6) / 1e6
+
+
+def grow_pick(f, placed, table, prefer, gap_, anchor_, tight, square):
+    """movement.solvers.placement._grow_pick, for a round base after round unit-mates: the spots
+    ``grow_spots`` offers, the region's first limits (``edges_and_zone``; its other limits, a
+    ``near`` target or what it keeps away from, by the reference's own ``ModelRule._rest_mask``
+    on the same arrays), ``spots_fit`` of those left, then ``_model_keys``' keys for those left
+    (np.hypot's, C's hypot, to the anchor and to each preferred point, the least of them; the
+    edge's distance less the base's half extent; each key np.round's to 6 decimals) and the
+    first of the least (``_best``'s lexicographic order, ties to the first). Each step the
+    reference's arithmetic; a step's twin that declines, a base that is not round, a
+    preference for bases or an unknown edge, an input of another type or a value that is no
+    finite number within a table's size is the reference's."""
+    if f.shape != "round" or not _all_of((anchor_,), F64) or anchor_.ndim != 1 or anchor_.shape[0] != 2:
+        return None
+    c_ = grow_spots(f, placed, table, gap_, tight, square)
+    if c_ is None or not _all_of((c_,), F64) or c_.ndim != 2:
+        return None
+    if c_.shape[0] == 0:
+        return ()
+    rule = table.rule(f)
+    ok_ = edges_and_zone(rule, c_)
+    if ok_ is None:
+        return None
+    rg = rule.region
+    if rg.near is not None or rg.away:
+        ok_ = rule._rest_mask(c_, ok_)
+    if not ok_.any():
+        return ()
+    c_ = c_[ok_]
+    ok_ = spots_fit(f, c_, placed, table, gap_)
+    if ok_ is None:
+        return None
+    if not ok_.any():
+        return ()
+    c_ = c_[ok_]
+    # the keys (_model_keys) and the first of the least (_best)
+    cdef const double[:, :] c = c_
+    cdef const double[:] anchor = anchor_
+    cdef Py_ssize_t K = c.shape[0], k, q, P = 0, best = 0
+    cdef double ax = anchor[0], ay = anchor[1], d, s, k1, k2, b1 = 0.0, b2 = 0.0, hx, W = 0.0, H = 0.0
+    cdef double compact = PICK_COMPACT
+    cdef int mode   # 0: no preference (the distance alone); 1: points; 2: an edge; 3: nothing preferred
+    cdef int edge = -1   # 0 south, 1 north, 2 west, 3 east
+    if not (-1e6 < ax < 1e6 and -1e6 < ay < 1e6):
+        return None
+    pts_ = None
+    if prefer is None:
+        mode = 0
+    elif prefer.points:
+        mode = 1
+        pts_ = np.asarray(prefer.points, dtype=float)
+        if pts_.ndim != 2 or pts_.shape[1] != 2 or not _bounded(pts_.reshape(-1), 1e6):
+            return None
+        P = pts_.shape[0]
+    elif prefer.bases:
+        return None   # (placed_distances to the bases: the reference's)
+    elif prefer.edge is not None:
+        mode = 2
+        edge = ("south", "north", "west", "east").index(prefer.edge) if prefer.edge in (
+            "south", "north", "west", "east") else -1
+        board = rg.board
+        if edge < 0 or type(board) is not tuple or len(board) != 2 or not _plain_numbers(board):
+            return None
+        W, H = board[0], board[1]
+        if not (-1e6 < W < 1e6 and -1e6 < H < 1e6):
+            return None
+    else:
+        mode = 3
+    cdef const double[:, :] pts
+    if mode == 1:
+        pts = pts_
+    hx = 0.5 * f.length   # (half_extents of a round base: half its length, both ways)
+    for k in range(K):
+        if not (-1e6 < c[k, 0] < 1e6 and -1e6 < c[k, 1] < 1e6):
+            return None
+        d = hypot(c[k, 0] - ax, c[k, 1] - ay)
+        if mode == 0:
+            k1, k2 = _round6(d), 0.0
+        elif mode == 1:
+            s = hypot(c[k, 0] - pts[0, 0], c[k, 1] - pts[0, 1])
+            for q in range(1, P):
+                s = _min(s, hypot(c[k, 0] - pts[q, 0], c[k, 1] - pts[q, 1]))
+            k1, k2 = _round6(s), _round6(d)
+        elif mode == 2:
+            if edge == 0:
+                s = c[k, 1] - hx
+            elif edge == 1:
+                s = (H - c[k, 1]) - hx
+            elif edge == 2:
+                s = c[k, 0] - hx
+            else:
+                s = (W - c[k, 0]) - hx
+            k1 = _round6(s + compact * d)
+            k2 = _round6(c[k, 0] if edge < 2 else c[k, 1])
+        else:
+            k1, k2 = 0.0, _round6(d)
+        if k == 0 or k1 < b1 or (k1 == b1 and k2 < b2):
+            best, b1, b2 = k, k1, k2
+    if mode == 0:
+        return (b1,), c[best, 0], c[best, 1]
+    return (b1, b2), c[best, 0], c[best, 1]

@@ -400,24 +400,30 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
-def _pick(f: Footprint, c: np.ndarray, placed: list[Footprint], table: _Table, prefer: Prefer, gap: float,
-          anchor: np.ndarray):
-    """(key, footprint) of the best-ranked legal spot among ``c`` for the base ``f``, or None:
-    the region's limits, ``gap`` from its unit-mates, within 2" of one and 9" of all (03.03),
-    clear of the other bases and terrain."""
+def _grow_pick(f: Footprint, placed: list[Footprint], table: _Table, prefer: Prefer | None, gap: float,
+               anchor: np.ndarray, tight: bool, square: bool) -> tuple:
+    """The best-ranked legal spot for the base ``f`` among those ``_grow_spots`` offers it
+    (``tight``, ``square`` as its), as (its keys, x, y), or () when none is legal: the region's
+    limits, ``gap`` from its unit-mates, within 2" of one and 9" of all (03.03), clear of the
+    other bases and terrain; ranked by ``_model_keys`` (ties: the first offered)."""
+    c = _grow_spots(f, placed, table, gap, tight, square)
     if not len(c):
-        return None
+        return ()
     ok = table.region_mask(f, c)
     if not ok.any():
-        return None
+        return ()
     c = c[ok]
     ok = _spots_fit(f, c, placed, table, gap)
     if not ok.any():
-        return None
+        return ()
     c = c[ok]
     keys = _model_keys(prefer, f, c, anchor, table.region.board)
     k = _best(keys)
-    return tuple(float(x[k]) for x in keys), f.moved(float(c[k, 0]), float(c[k, 1]))
+    return tuple(float(x[k]) for x in keys), float(c[k, 0]), float(c[k, 1])
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_grow_pick = kernel("movement.grow_pick", _grow_pick)
 
 
 def _grow(order, anchor_fp: Footprint, table: _Table, prefer: Prefer, gap: float, turn: bool,
@@ -432,9 +438,9 @@ def _grow(order, anchor_fp: Footprint, table: _Table, prefer: Prefer, gap: float
         best = None
         for tight in (True, False):
             for f in _facings(fp, turn, table.region):
-                got = _pick(f, _grow_spots(f, placed, table, gap, tight, square), placed, table, prefer, gap, a)
-                if got is not None and (best is None or got[0] < best[0]):
-                    best = got
+                got = _grow_pick(f, placed, table, prefer, gap, a, tight, square)
+                if got and (best is None or got[0] < best[0]):
+                    best = (got[0], f.moved(got[1], got[2]))
             if best is not None:
                 break
         if best is None:
