@@ -84,6 +84,27 @@ def test_ranking_read_in_part_is_the_head_of_lexsort(seed):
         start, size = start + size, min(2 * size, PL.MAX_CHUNK)
 
 
+@pytest.mark.parametrize("scale", [1.0, 50.0])
+def test_ranking_made_unique_or_not_is_the_head_of_lexsort(scale):
+    """Joined keys made unique by their index (a table's: the key times n, plus the index, sorted
+    plainly) and joined keys too wide for that (their stable order, as before): the same heads,
+    read in the search's chunks, with ties at every chunk's edge."""
+    rng = np.random.default_rng(7)
+    n = 3000
+    s = np.round(np.round(rng.uniform(0.0, 40.0, size=n) * 2) / 2 * scale, 6)
+    lat = np.round(rng.choice([0.0, 1.5, 2.5, 7.0], size=n) * scale, 6)
+    keys = [s, lat]
+    ranking = PL._Ranking(keys, (6, 6))
+    assert ranking._joined is not None and ranking._unique == (scale == 1.0)
+    want = _lexsort(keys).tolist()
+    start, size = 0, PL.CHUNK
+    while start < n:
+        assert ranking.prefix(start + size)[start:].tolist() == want[start:start + size]
+        start, size = start + size, min(2 * size, PL.MAX_CHUNK)
+    for k in (1, 127, 749, 750, 751, n):
+        assert PL._Ranking(keys, (6, 6)).prefix(k).tolist() == want[:k]
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_anchor_spots_rank_as_lexsort_ranks_them(seed):
     """(A search's own anchor keys: each preference, each kind of region, bases of each shape.)"""

@@ -261,21 +261,32 @@ class _Ranking:
     (the first's offset times the second's span, plus the second's offset). The first ``k`` of
     the stable order of the joined keys (ties by index) are the first ``k`` of the stable order
     of the spots whose joined key is at most the ``k``-th smallest (np.partition's): every spot
-    before them in the order is among them, and they keep the order of their indices. Keys not
-    finite or too large to join are ordered by np.lexsort itself, whole."""
+    before them in the order is among them, and they keep the order of their indices. Where the
+    joined keys times the spots' number fit in 62 bits (every table's), each is made unique by
+    its index in the low digits (the key times n, plus the index): the order is then the plain
+    sort of those (numpy's, vectorised), the first ``k`` the sort of the ``k`` smallest, and the
+    index the value modulo n. Keys not finite or too large to join are ordered by np.lexsort
+    itself, whole."""
 
-    __slots__ = ("_joined", "_full", "_n")
+    __slots__ = ("_joined", "_full", "_n", "_unique")
 
     def __init__(self, keys: list[np.ndarray], decimals: tuple[int, int]):
         (k1, k2), (d1, d2) = keys, decimals
         self._n = n = len(k1)
         self._joined = self._full = None
+        self._unique = False
         m1, m2 = np.rint(k1 * 10.0 ** d1), np.rint(k2 * 10.0 ** d2)
         if n and np.isfinite(m1).all() and np.isfinite(m2).all():
             lo1, hi1, lo2, hi2 = m1.min(), m1.max(), m2.min(), m2.max()
             span2 = int(hi2 - lo2) + 1
             if max(-lo1, hi1, -lo2, hi2) < _WHOLE and (int(hi1 - lo1) + 1) * span2 < 2 ** 62:
-                self._joined = (m1.astype(np.int64) - int(lo1)) * span2 + (m2.astype(np.int64) - int(lo2))
+                joined = (m1.astype(np.int64) - int(lo1)) * span2 + (m2.astype(np.int64) - int(lo2))
+                top = int(hi1 - lo1) * span2 + int(hi2 - lo2)   # (the largest joined key)
+                if (top + 1) * n < 2 ** 62:   # (each made unique: the key times n, plus its index)
+                    joined *= n
+                    joined += np.arange(n, dtype=np.int64)
+                    self._unique = True
+                self._joined = joined
                 return
         self._full = np.lexsort([np.arange(n), k2, k1])
 
@@ -285,14 +296,18 @@ class _Ranking:
     def prefix(self, k: int) -> np.ndarray:
         """The first ``k`` indices of the order (all of them when ``k`` is at least their
         number)."""
-        k = max(0, min(k, self._n))
-        if self._full is None and 4 * k >= self._n:   # (most of it: the whole order, once)
-            self._full = np.argsort(self._joined, kind="stable")
+        n = self._n
+        k = max(0, min(k, n))
+        if self._full is None and 4 * k >= n:   # (most of it: the whole order, once)
+            self._full = (np.sort(self._joined) % n if self._unique
+                          else np.argsort(self._joined, kind="stable"))
         if self._full is not None:
             return self._full[:k]
         if not k:
             return np.zeros(0, dtype=np.intp)
         j = self._joined
+        if self._unique:   # (the k smallest, then their order)
+            return np.sort(np.partition(j, k - 1)[:k]) % n
         sel = np.flatnonzero(j <= np.partition(j, k - 1)[k - 1])
         return sel[np.argsort(j[sel], kind="stable")][:k]
 
