@@ -110,7 +110,10 @@ def test_grow_pick_compiled_declines_what_it_does_not_take():
                  (fp, placed, table, PL.Prefer(), PL.GAP, np.array([1.0, 2.0, 3.0]), True, False),
                  (fp, placed, table, PL.Prefer(), PL.GAP, np.array([np.inf, 2.0]), True, False),
                  (fp, placed, table, PL.Prefer(), 1, anchor, True, False),                 # (grow_spots declines)
-                 (fp, placed, table, PL.Prefer.toward((np.nan, 3.0)), PL.GAP, anchor, True, False)):
+                 (fp, placed, table, PL.Prefer.toward((np.nan, 3.0)), PL.GAP, anchor, True, False),
+                 (fp, placed, table, PL.Prefer(points=((np.float32(1.0), 3.0),)), PL.GAP, anchor, True, False),
+                 (fp, placed, table, PL.Prefer(points=(("a", 3.0),)), PL.GAP, anchor, True, False),  # (numpy's error)
+                 (fp, placed, table, PL.Prefer(points=((1.0, 2.0, 3.0),)), PL.GAP, anchor, True, False)):
         assert KERN.compiled(*args) is None
     with pytest.raises(KeyError):
         KERN.reference(fp, placed, table, PL.Prefer(edge="up"), PL.GAP, anchor, True, False)

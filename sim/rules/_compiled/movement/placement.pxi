@@ -216,7 +216,7 @@ def grow_pick(f, placed, table, prefer, gap_, anchor_, tight, square):
     if f.shape != "round" or not _all_of((anchor_,), F64) or anchor_.ndim != 1 or anchor_.shape[0] != 2:
         return None
     c_ = grow_spots(f, placed, table, gap_, tight, square)
-    if c_ is None or not _all_of((c_,), F64) or c_.ndim != 2:
+    if c_ is None or not _all_of((c_,), F64) or c_.ndim != 2 or c_.shape[1] != 2:
         return None
     if c_.shape[0] == 0:
         return ()
@@ -251,8 +251,11 @@ def grow_pick(f, placed, table, prefer, gap_, anchor_, tight, square):
         mode = 0
     elif prefer.points:
         mode = 1
+        if type(prefer.points) is not tuple or not all(
+                type(p) is tuple and len(p) == 2 and _plain_numbers(p) for p in prefer.points):
+            return None   # (numbers of another type, or not pairs: numpy's arithmetic, or its error)
         pts_ = np.asarray(prefer.points, dtype=float)
-        if pts_.ndim != 2 or pts_.shape[1] != 2 or not _bounded(pts_.reshape(-1), 1e6):
+        if not _bounded(pts_.reshape(-1), 1e6):
             return None
         P = pts_.shape[0]
     elif prefer.bases:
