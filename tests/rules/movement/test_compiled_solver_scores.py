@@ -191,6 +191,8 @@ def test_the_scores_compiled_decline_what_they_do_not_take():
                  (fp0, c, idx, (e,), (5,), (False,), none, None),
                  (fp0, c, idx, (e,), (5.0,), (False, True), none, None),
                  (fp0, c, idx, (e,), (5.0,), (False,), none, 2.0),
+                 (fp0, c, idx, (e,), (5.0,), (False,), none, 10 ** 30),                # (past a C long)
+                 (fp0, c, idx, (e,), (5.0,), (False,), none, True),
                  (fp0, c, idx, (e,), (math.inf,), (False,), none, None)):
         assert CHARGE.compiled(*args) is None
     # a hull among the others, away from every centre: not measured, so not the reference's

@@ -22,8 +22,8 @@ def charge_scores(fp0, c_, idx, rows_, gaps, must, others_, tier_asked):
         return None
     if type(must) is not tuple or len(gaps) != len(rows_) or len(must) != len(rows_):
         return None
-    if tier_asked is not None and type(tier_asked) is not int:
-        return None
+    if tier_asked is not None and (type(tier_asked) is not int or not -1000 < tier_asked < 1000):
+        return None   # (numbers of another type, or an int past a C long's: numpy's comparison)
     if not _all_of((others_,), INTP) or others_.ndim != 1:
         return None
     for rows in rows_:
@@ -66,6 +66,7 @@ def charge_scores(fp0, c_, idx, rows_, gaps, must, others_, tier_asked):
         allowed[k] = allowed[k] and closer[k]
     # the non-targets near the centres' box (rows_near_box), none engaged
     cdef const Py_ssize_t[:] others = others_
+    cdef Py_ssize_t[::1] near
     cdef double lo0, lo1, hi0, hi1, pad
     if others.shape[0]:
         lo0, lo1, hi0, hi1 = c[0, 0], c[0, 1], c[0, 0], c[0, 1]
