@@ -95,7 +95,7 @@ def _score(placer: Placer, mid: str, trows: dict[str, np.ndarray], others: np.nd
 
 def _charge_scores(fp0: Footprint, c: np.ndarray, idx: BodyIndex, rows: tuple, gaps: tuple, must: tuple,
                    others: np.ndarray, tier: int | None):
-    """``_score``'s score of the candidate centres ``c`` (K, 2) for the model that starts at
+    """11.04 ``_score``'s score of the candidate centres ``c`` (K, 2) for the model that starts at
     ``fp0``: each target's rows of ``idx`` (``rows``), the model's distance to it at the start
     (``gaps``) and whether it must end engaged with it (``must``), the non-targets' rows
     (``others``) and the ``tier`` asked for: (allowed (K,), keys (tier, the distance to the

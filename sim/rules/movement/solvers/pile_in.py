@@ -174,10 +174,10 @@ def _score_enemy(placer: Placer, mid: str, target_rows: np.ndarray, *, require_e
 
 def _enemy_scores(fp0: Footprint, c: np.ndarray, idx: BodyIndex, target_rows: np.ndarray, keep_rows: tuple,
                   d0: float, require_engaged: bool, stay_ok: bool):
-    """``_score_enemy``'s score of the candidate centres ``c`` (K, 2) for the model that starts
-    at ``fp0``, ``d0`` from the enemy unit ``target_rows`` of ``idx``: (allowed (K,), keys (not
-    engaged with it: 0 engaged, 1 not, 2 the start spot itself; the distance to it; the path
-    length))."""
+    """12.03 / 12.08 ``_score_enemy``'s score of the candidate centres ``c`` (K, 2) for the model
+    that starts at ``fp0``, ``d0`` from the enemy unit ``target_rows`` of ``idx``: (allowed (K,),
+    keys (not engaged with it: 0 engaged, 1 not, 2 the start spot itself; the distance to it; the
+    path length))."""
     d = distances_from(fp0, c, idx, target_rows).min(axis=1)
     length = np.hypot(c[:, 0] - fp0.x, c[:, 1] - fp0.y)
     stay = length <= 0.0

@@ -417,9 +417,9 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _grow_pick(f: Footprint, placed: list[Footprint], table: _Table, prefer: Prefer | None, gap: float,
                anchor: np.ndarray, tight: bool, square: bool) -> tuple:
-    """The best-ranked legal spot for the base ``f`` among those ``_grow_spots`` offers it
-    (``tight``, ``square`` as its), as (its keys, x, y), or () when none is legal: the region's
-    limits, ``gap`` from its unit-mates, within 2" of one and 9" of all (03.03), clear of the
+    """03.02 / 03.03 The best-ranked legal spot for the base ``f`` among those ``_grow_spots``
+    offers it (``tight``, ``square`` as its), as (its keys, x, y), or () when none is legal: the
+    region's limits, ``gap`` from its unit-mates, within 2" of one and 9" of all, clear of the
     other bases and terrain; ranked by ``_model_keys`` (ties: the first offered)."""
     c = _grow_spots(f, placed, table, gap, tight, square)
     if not len(c):
