@@ -204,7 +204,7 @@ def test_the_scores_compiled_decline_what_they_do_not_take():
 @built
 def test_the_twins_constants_are_the_rules():
     from sim.rules._compiled import move
-    assert (move.SCORE_ENGAGEMENT, move.SCORE_CLOSER, move.SCORE_WITHIN_ONE) == (
+    assert (move.MOVE_ENGAGEMENT, move.SCORE_CLOSER, move.SCORE_WITHIN_ONE) == (
         ENGAGEMENT_RANGE, PLACE.CLOSER, CH.WITHIN_ONE)
 
 

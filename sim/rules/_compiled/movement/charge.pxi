@@ -41,7 +41,7 @@ def charge_scores(fp0, c_, idx, rows_, gaps, must, others_, tier_asked):
     cdef const double[:, :] c = c_
     cdef Py_ssize_t K = c.shape[0], k, t, i, j, n
     cdef double r = 0.5 * fp0.length, x0 = fp0.x, y0 = fp0.y, bnd = fp0.bounding_radius
-    cdef double er = SCORE_ENGAGEMENT + EPS, one = SCORE_WITHIN_ONE + EPS, lim
+    cdef double er = MOVE_ENGAGEMENT + EPS, one = SCORE_WITHIN_ONE + EPS, lim
     if not (0.0 <= bnd < 1e6):
         return None
     dmin_, g_ = np.full(K, INFINITY), np.empty(K)
@@ -73,7 +73,7 @@ def charge_scores(fp0, c_, idx, rows_, gaps, must, others_, tier_asked):
         for k in range(1, K):
             lo0, lo1 = _min(lo0, c[k, 0]), _min(lo1, c[k, 1])
             hi0, hi1 = _max(hi0, c[k, 0]), _max(hi1, c[k, 1])
-        pad = (bnd + SCORE_ENGAGEMENT) + 1e-6
+        pad = (bnd + MOVE_ENGAGEMENT) + 1e-6
         lo0, lo1, hi0, hi1 = lo0 - pad, lo1 - pad, hi0 + pad, hi1 + pad
         near_ = np.empty(others.shape[0], dtype=np.intp)
         near = near_

@@ -4,8 +4,7 @@
 # kernels they twin).
 
 
-# (3.04's 2" and place.CLOSER: a test holds them equal to sim.rules.geometry's and place's)
-SCORE_ENGAGEMENT = 2.0
+# (place.CLOSER: a test holds the two equal; 03.04's 2" is legality.pxi's MOVE_ENGAGEMENT)
 SCORE_CLOSER = 1e-6
 
 
@@ -52,7 +51,7 @@ def enemy_scores(fp0, c_, idx, target_rows_, keep_rows, d0, require_engaged, sta
     cdef const double[:, :] c = c_
     cdef Py_ssize_t K = c.shape[0], k
     cdef double r = 0.5 * fp0.length, x0 = fp0.x, y0 = fp0.y
-    cdef double lim = d0 - SCORE_CLOSER, er = SCORE_ENGAGEMENT + EPS
+    cdef double lim = d0 - SCORE_CLOSER, er = MOVE_ENGAGEMENT + EPS
     d_, length_, g_ = np.empty(K), np.empty(K), np.empty(K)
     allowed_, tier_ = np.empty(K, dtype=bool), np.empty(K, dtype=np.int64)
     cdef double[::1] d = d_, length = length_, g = g_
