@@ -148,7 +148,7 @@ def _check_charge_move(battle, cmd: ChargeMove) -> None:
         raise PlanError("a charge target is named twice (11.04)")
     reach = MV.charge_limit(ent, st.charge_roll, cmd.fly)
     limit = MV.charge_reach(ent, st.charge_roll, cmd.fly)
-    permits = RR.permitting(battle, ent, EL.CHARGE) if st.advanced or st.fell_back else []
+    permits = _permits(battle, ent)
     for t in cmd.targets:
         u = enemies.get(t)
         if u is None or W.unit_destroyed(u):
@@ -188,7 +188,27 @@ def _apply_charge_move(battle, cmd: ChargeMove):
     yield from battle.offer(Moment(SG.AFTER_CHARGE_MOVE, player=_owner(ent), unit=ent))
 
 
+def _permits(battle, ent: int) -> list:
+    """The rules' leave the unit charges by when it advanced or fell back this turn (09.06 /
+    09.07: RR.permitting), whose conditions on each target the charge move's check tests."""
+    st = W.unit_state(ent)
+    return RR.permitting(battle, ent, EL.CHARGE) if st.advanced or st.fell_back else []
+
+
 # --- the automatic player's choice (Part A ruling 17) ---------------------------------------
+
+def default_targets(battle, ent: int, limit: float, body) -> list[str]:
+    """Part A ruling 17: the closest eligible enemy unit (CS.default_charge_targets: within 12"
+    and within ``limit``, nearest first), an enemy unit the rules' leave to charge after
+    advancing or falling back does not cover (a condition of it on the target: Thrill Seekers',
+    the check's RR.permission_refusal) being no eligible one; [] when none is."""
+    uid = esper.component_for_entity(ent, Unit).id
+    permits = _permits(battle, ent)
+    if not permits:  # (the usual case: every unit in reach is eligible)
+        return CS.default_charge_targets(uid, limit, body)
+    return [t for t in CS.charge_targets(uid, limit, body)
+            if not RR.permission_refusal(battle, ent, EL.CHARGE, battle.units[t], permits)][:1]
+
 
 def charge_command(battle, uid: str, targets, to, fly: bool | None = False):
     """11.04 The charge move a script step or a player makes: the step's ``to`` as written,
@@ -206,7 +226,7 @@ def charge_command(battle, uid: str, targets, to, fly: bool | None = False):
     tries = [bool(fly)] if fly is not None else [False] + ([True] if MV.can_fly(ent) else [])
     for sky in tries:
         limit = MV.charge_limit(ent, roll, sky)
-        aims = CS.default_charge_targets(uid, limit, body) if targets is None else targets
+        aims = default_targets(battle, ent, limit, body) if targets is None else targets
         if not aims:
             continue
         sol = CS.solve_charge(uid, aims, limit, body, battle.scenario.terrain, battle.scenario.board,

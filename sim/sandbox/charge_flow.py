@@ -39,6 +39,7 @@ from sim.sandbox.fonts import text
 from sim.sandbox.move_preview import Verdict, centroid, draw_note, ghost_key, ghost_ring, wrap
 from sim.world import queries as W
 from sim.commands import charge_command, consolidate_command, pile_in_command
+from sim.commands.charge import default_targets as default_charge_targets
 
 LIMIT = {C.PILE_IN: MV.PILE_IN, C.CONSOLIDATE: MV.CONSOLIDATION}  # 12.03, 12.08: 3"
 RULE = {C.CHARGE_MOVE: "11.04", C.PILE_IN: "12.03", C.CONSOLIDATE: "12.08"}
@@ -219,7 +220,7 @@ class PlacementMixin:
             self.dirty |= {"orders", "action"}
             return
         p.stage = "placing"
-        p.targets = CH.default_charge_targets(p.unit, p.roll, body)
+        p.targets = default_charge_targets(b, b.units[p.unit], p.roll, body)  # (ruling 17: an eligible one)
         self._propose(p)
         self.status = (f"charge roll {p.roll}\" ({dice}): {counted(len(p.legal), 'unit')} within reach; "
                        + ("drag a model to adjust the solver's placement, Enter to confirm" if p.proposed

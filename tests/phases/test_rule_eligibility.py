@@ -138,6 +138,30 @@ def test_thrill_seekers_refuses_a_target_it_began_the_turn_engaged_with():
             b.submit(charge_command(b, "r", ("b1",), None))
 
 
+def test_the_headless_charge_skips_a_target_thrill_seekers_refuses_for_the_next_closest():
+    """Part A ruling 17: the closest *eligible* enemy unit. b1, the closest, began the turn
+    engaged with r, so Thrill Seekers' leave to charge after falling back does not cover it: the
+    default charge (no targets named) goes at b2, and the rules accept it."""
+    with _fell_back(["thrill-seekers"], ("INFANTRY",), [6, 6]) as b:
+        _to(b, "charge")
+        b.run_command(DeclareCharge("r"))  # 12: both in reach
+        cmd = charge_command(b, "r", None, None)
+        assert cmd.targets == ("b2",) and cmd.to
+        b.run_command(cmd)
+        assert of_type(b, "charge")[-1]["result"] == "made"
+        assert of_type(b, "charge")[-1]["targets"] == ["b2"]
+
+
+def test_the_headless_charge_is_not_made_when_the_only_target_in_reach_is_refused():
+    with _fell_back(["thrill-seekers"], ("INFANTRY",), [2, 3]) as b:
+        _to(b, "charge")
+        b.run_command(DeclareCharge("r"))  # 5: b1 (4.2" away) in reach, b2 not; b1 refused
+        cmd = charge_command(b, "r", None, None)
+        assert cmd.targets == () and cmd.to == ()
+        b.run_command(cmd)
+        assert of_type(b, "charge")[-1]["result"] == "not made"
+
+
 def test_thrill_seekers_refuses_a_target_another_unit_attacked_this_phase():
     other = unit("q", model((40, 10), ["gun"]))
     with _fell_back(["thrill-seekers"], ("INFANTRY",), [1], others=[other]) as b:
