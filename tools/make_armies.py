@@ -37,7 +37,7 @@ from sim.importers import model as M  # noqa: E402
 from sim.importers.bases import BaseTable  # noqa: E402
 from sim.importers.catalogue import Catalogue  # noqa: E402
 from sim.importers.roster import Assembler  # noqa: E402
-from sim.importers.scenario import dump, unit_data, weapon_data  # noqa: E402
+from sim.importers.scenario import dump, merge_weapons, unit_data  # noqa: E402
 from sim.scenario import load as L  # noqa: E402
 
 TABLE = ROOT / "scenarios" / "battle_default.toml"
@@ -194,13 +194,7 @@ def scenario(folder: Path, red: str, blue: str, seed: int = 1, points: int = 200
     for side, faction in (("Red", red), ("Blue", blue)):
         us, ws = army(folder, faction, seed, points, units, taken)
         taken |= {u.id for u in us}
-        renames = {}
-        for name, w in ws.items():
-            d, new, k = weapon_data(w), name, 2
-            while new in weapons and weapons[new] != d:
-                new, k = f"{name} #{k}", k + 1
-            weapons[new] = d
-            renames[name] = new
+        renames = merge_weapons(weapons, ws)
         rows = []
         for u in us:
             u = replace(u, models=tuple(replace(m, weapons=tuple(renames[w] for w in m.weapons)) for m in u.models))

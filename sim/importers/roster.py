@@ -415,12 +415,18 @@ class Assembler:
         return group
 
     def _register(self, w: M.Weapon, rep: UnitReport) -> str:
+        """The name ``w`` is kept under: its own, or, when a different profile or a
+        multi-profile weapon met before has it (a script names either, so a profile never takes
+        a multi-profile weapon's name: the War Dog Karnivore's one-profile Reaper chaintalon
+        beside the Huntsman's two), its own with a number."""
         name, k = w.name, 2
-        while name in self.weapons and self.weapons[name] != _renamed(w, name):
+        groups = {x.weapon for x in self.weapons.values() if x.weapon}
+        while (name in self.weapons and self.weapons[name] != _renamed(w, name)) or name in groups:
             name = f"{w.name} #{k}"
             k += 1
         if name != w.name:
-            rep.note(f"weapon {w.name!r} differs from another of that name: imported as {name!r}")
+            other = "a multi-profile weapon" if w.name in groups else "another"
+            rep.note(f"weapon {w.name!r} differs from {other} of that name: imported as {name!r}")
         self.weapons[name] = _renamed(w, name)
         for lab in w.labels:
             rep.label(f"weapon {name!r}", lab)

@@ -137,6 +137,37 @@ def weapon_data(w: M.Weapon) -> dict:
     return d
 
 
+def merge_weapons(out: dict[str, dict], weapons: dict[str, M.Weapon]) -> dict[str, str]:
+    """Add an import's weapon profiles (``weapons``, by name, as one Assembler keeps them) to a
+    scenario's [weapons] table ``out`` (name -> its data, in place) and return the name each
+    takes there: its own, or, when a different profile there has it, or a multi-profile weapon
+    there is named so, its own with a number ("#2"); and a multi-profile weapon of the import
+    named as a profile there takes its name with a number (04.01.03: a script names either kind,
+    so a profile and a multi-profile weapon never share a name: the War Dog Karnivore's
+    one-profile Reaper chaintalon in one army, the Huntsman's two-profile one in the other)."""
+    groups = {v.get("weapon") for v in out.values() if isinstance(v, dict) and v.get("weapon")}
+    regrouped: dict[str, str] = {}  # the import's multi-profile weapon names -> theirs in ``out``
+    renames = {}
+    for name, w in weapons.items():
+        d = weapon_data(w)
+        g = d.get("weapon")
+        if g is not None:
+            if g not in regrouped:
+                new_g, k = g, 2
+                while new_g in out:
+                    new_g, k = f"{g} #{k}", k + 1
+                regrouped[g] = new_g
+            d["weapon"] = regrouped[g]
+        new, k = name, 2
+        while (new in out and out[new] != d) or new in groups:
+            new, k = f"{name} #{k}", k + 1
+        out[new] = d
+        if g is not None:
+            groups.add(d["weapon"])
+        renames[name] = new
+    return renames
+
+
 def _dice(v: str):
     return int(v) if v.isdigit() else v
 
@@ -297,15 +328,7 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     taken_ids = {u.get("id") for u in stay}
     taken_models = {i for u in stay for m in u.get("models", [])
                     for i in ([m["id"]] if "id" in m else m.get("ids", []))}
-    renames = {}
-    for wname, w in weapons.items():
-        d = weapon_data(w)
-        new = wname
-        k = 2
-        while new in weapons_out and weapons_out[new] != d:
-            new, k = f"{wname} #{k}", k + 1
-        weapons_out[new] = d
-        renames[wname] = new
+    renames = merge_weapons(weapons_out, weapons)
     fixed = []
     for u in units:
         uid, k = u.id, 2

@@ -212,6 +212,68 @@ def test_a_weapon_whose_ranged_profile_has_its_name_and_melee_profiles_too(tmp_p
     parse_scenario(tomllib.loads(into_scenario(army, "red", None, "x", "x")), "x")
 
 
+def _claws(tmp_path):
+    """The fixture with a two-profile melee weapon "Reaper claw" on the Furnace Strider and a
+    different one-profile weapon of that very name on the Ember Hounds (the War Dog Huntsman's
+    and Karnivore's Reaper chaintalons)."""
+    cat, lib = F.catalogue(), F.library()
+    lib["sharedSelectionEntries"] += [
+        F.weapon_entry("w-claws", "Reaper claw", F.gun("Reaper claw - strike", "Melee", "4", "3+", "12", "-3", "3",
+                                                       melee=True),
+                       F.gun("Reaper claw - sweep", "Melee", "8", "3+", "8", "-2", "1", melee=True)),
+        F.weapon_entry("w-claw", "Reaper claw", F.gun("Reaper claw", "Melee", "5", "3+", "7", "-2", "2", melee=True))]
+    entry(cat, "Furnace Strider")["entryLinks"].append(
+        F.link("w-claws", "Reaper claw", constraints=F.per_parent(1, 1, "claws")))
+    entry(cat, "Ember Hounds")["selectionEntries"][0]["entryLinks"].append(
+        F.link("w-claw", "Reaper claw", constraints=F.per_parent(1, 1, "claw")))
+    return folder(tmp_path, cat=cat, lib=lib)
+
+
+@pytest.mark.parametrize("order", [("Furnace Strider", "Ember Hounds"), ("Ember Hounds", "Furnace Strider")])
+def test_a_profile_never_takes_the_name_of_a_multi_profile_weapon_met_in_another_unit(tmp_path, order):
+    """One import (a roster, an army: one Assembler) of both units, in either order: the
+    one-profile Reaper claw is not named as the other unit's two-profile one (04.01.03: a script
+    names either kind of name), and the scenario written loads."""
+    from sim.importers.bases import BaseTable
+    from sim.importers.catalogue import Catalogue
+    from sim.importers import Army
+    from sim.importers.roster import Assembler
+    cat = Catalogue(_claws(tmp_path))
+    asm = Assembler(cat.file, BaseTable(None))
+    sheets = {e["name"]: e for e in cat.datasheets()}
+    units = [asm.assemble(cat.build(sheets[n])[0], n) for n in order]
+    w = asm.weapons
+    groups = {x.weapon for x in w.values() if x.weapon}
+    assert groups and not groups & set(w)
+    hounds = next(u for u in units if u.name == "Ember Hounds")
+    lone = [n for n in hounds.models[-1].weapons if n.startswith("Reaper claw")]
+    assert len(lone) == 1 and w[lone[0]].A == "5" and w[lone[0]].weapon == ""
+    rep = next(r for r in asm.reports if r.name == order[1])
+    assert order[0] == "Ember Hounds" or any("differs from a multi-profile weapon of that name" in n
+                                             for n in rep.notes)
+    parse_scenario(tomllib.loads(into_scenario(Army(tuple(units), w), "red", None, "x", "x")), "x")
+
+
+@pytest.mark.parametrize("first,second", [("Furnace Strider", "Ember Hounds"), ("Ember Hounds", "Furnace Strider")])
+def test_an_army_imported_beside_another_never_gives_a_profile_a_multi_profile_weapons_name(tmp_path, first,
+                                                                                          second):
+    """The red army imported first, then the blue one into its scenario (two Assemblers, the
+    scenario's [weapons] merged, sim.importers.scenario.merge_weapons): the profile or the
+    multi-profile weapon met second takes a number, and the scenario loads."""
+    path = _claws(tmp_path)
+    red, _ = load_datasheet(path, first)
+    into = tmp_path / "s.toml"
+    into.write_text(into_scenario(red, "red", None, "x", "x"))
+    blue, _ = load_datasheet(path, second)
+    data = tomllib.loads(into_scenario(blue, "blue", into, "x", "x"))
+    parse_scenario(data, "x")
+    weapons = data["weapons"]
+    groups = {v["weapon"] for v in weapons.values() if "weapon" in v}
+    assert groups and not groups & set(weapons)
+    assert ("Reaper claw #2" in weapons) == (first == "Furnace Strider")
+    assert ({"Reaper claw #2"} == groups) == (first == "Ember Hounds")
+
+
 # --- 4. raw values ------------------------------------------------------------------------------
 
 def _strider_with(tmp_path, **over):
