@@ -164,16 +164,29 @@ def grow(cat: Catalogue, bases: BaseTable, chosen: list[Sheet], points: int) -> 
     return out
 
 
-def army(folder: Path, faction: str, seed: int, points: int, units: int, taken=()) -> tuple[list[M.Unit], dict]:
-    """The faction's army: its units (ids not in ``taken``) and the weapons they use."""
+def army(folder: Path, faction: str, seed: int, points: int, units: int, taken=(),
+         warn=None) -> tuple[list[M.Unit], dict]:
+    """The faction's army: its units (ids not in ``taken``) and the weapons they use. When
+    its datasheets are too dear for about ``units`` of them within ``points`` (a knights
+    library), as many as the cheapest allow; none at all fits: refused. ``warn(text)`` is told
+    what the catalogue loses to a catalogue missing from the folder (its datasheets left out)."""
     path = catalogue_path(folder, faction)
     cat = Catalogue(path)
+    if warn is not None:
+        for w in cat.warnings():
+            warn(f"{Path(path).name}: {w}")
     bases = BaseTable(None)
     pool = sheets(cat, bases)
     if not pool:
         fail(f"{path}: expected a catalogue with datasheets the importer reads, found none")
-    rng = random.Random(f"{seed}:{Path(path).stem}")
-    chosen = grow(cat, bases, pick(pool, rng, points, units), points)
+    picked = pick(pool, random.Random(f"{seed}:{Path(path).stem}"), points, units)
+    cheapest = min(s.points for s in pool)
+    if not picked and points // cheapest:
+        picked = pick(pool, random.Random(f"{seed}:{Path(path).stem}"), points, min(units, points // cheapest))
+    if not picked:
+        fail(f"{path}: expected datasheets that make an army of at most {points} points, found none "
+             f"(the cheapest is {cheapest} points)")
+    chosen = grow(cat, bases, picked, points)
     asm = Assembler(cat.file, bases, taken_ids=taken)
     out = []
     for s, size in chosen:
@@ -183,16 +196,23 @@ def army(folder: Path, faction: str, seed: int, points: int, units: int, taken=(
 
 
 def scenario(folder: Path, red: str, blue: str, seed: int = 1, points: int = 2000, units: int = 20,
-             table: Path = TABLE, file: str = "<generated>") -> str:
+             table: Path = TABLE, file: str = "<generated>", warn=None) -> str:
     """The scenario text: ``red`` and ``blue`` armies on ``table``'s terrain and mission,
-    deployed by the rules, checked by the scenario loader."""
+    deployed by the rules, checked by the scenario loader (``warn``: as ``army``'s; what it is
+    told is also written in the text's head)."""
     base = tomllib.loads(Path(table).read_text(encoding="utf-8"))
     weapons: dict[str, dict] = {}
     armies = []
     taken: set[str] = set()
     totals: list[str] = []
+    warnings: list[str] = []
+
+    def note(text: str) -> None:
+        warnings.append(text)
+        if warn is not None:
+            warn(text)
     for side, faction in (("Red", red), ("Blue", blue)):
-        us, ws = army(folder, faction, seed, points, units, taken)
+        us, ws = army(folder, faction, seed, points, units, taken, note)
         taken |= {u.id for u in us}
         renames = merge_weapons(weapons, ws)
         rows = []
@@ -211,7 +231,7 @@ def scenario(folder: Path, red: str, blue: str, seed: int = 1, points: int = 200
     doc = {"battle": {"name": f"{Path(red).stem} v {Path(blue).stem}"[:100], "seed": seed,
                       "board": base["battle"].get("board", [60, 44])},
            "mission": mission, "terrain": base.get("terrain", []), "weapons": weapons, "armies": armies}
-    text = dump(doc, HEADER + "\n" + "\n".join(totals))
+    text = dump(doc, HEADER + "\n" + "\n".join(totals + [f"warning: {w}" for w in warnings]))
     try:
         L.parse_scenario(tomllib.loads(text), file)
     except ScenarioError as e:
@@ -236,7 +256,8 @@ def main(argv=None) -> int:
         fail(f"--units 1-100 and --points 1-100000 expected, found {args.units} and {args.points}")
     try:
         text = scenario(Path(args.folder), args.red, args.blue, args.seed, args.points, args.units,
-                        Path(args.table), args.out or "<stdout>")
+                        Path(args.table), args.out or "<stdout>",
+                        warn=lambda w: print(f"warning: {w}", file=sys.stderr))
     except ImportFileError as e:
         fail(str(e))
     except (OSError, tomllib.TOMLDecodeError) as e:

@@ -117,3 +117,40 @@ def test_full_size_armies_deploy_by_the_rules_and_play_a_battle_round(folder, tm
         assert len(deployed) >= 30
         (result,) = of_type(b, ev.RESULT)
         assert [e["round"] for e in of_type(b, ev.ROUND)] == [1] and result["rounds"] == 1
+
+
+def test_datasheets_too_dear_for_that_many_units_make_a_smaller_army(folder):
+    """At 300 points the 20 units asked for cannot be bought (a knights library's datasheets at
+    2,000): the army holds as many as fit, not none."""
+    data = tomllib.loads(make_armies.scenario(folder, "Ember Pact", "Glass Choir", seed=1, points=300))
+    for army in data["armies"]:
+        assert 1 <= len(army["units"]) < 20 and sum(u["points"] for u in army["units"]) <= 300
+
+
+def test_an_army_no_datasheet_fits_is_refused_in_one_line_with_exit_status_2(folder, capsys):
+    with pytest.raises(SystemExit) as e:
+        make_armies.main([str(folder), "--red", "Ember Pact", "--blue", "Glass Choir", "--points", "5"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "army of at most 5 points, found none (the cheapest is" in err
+
+
+def test_a_catalogue_linked_but_missing_is_a_warning_on_stderr_and_in_the_scenario(folder, tmp_path, capsys):
+    """A faction whose linked catalogue is not in the folder still makes an army from what is
+    there, and says what it lost (Catalogue.warnings: the community data without its Space
+    Marines catalogue, which the chapters link)."""
+    import json
+    import shutil
+    d = tmp_path / "cats"
+    shutil.copytree(folder, d)
+    doc = json.loads((d / "Ember Pact.json").read_text())
+    doc["catalogue"].setdefault("catalogueLinks", []).append(
+        {"id": "cl-gone", "name": "Ember Pact Armoury", "targetId": "cat-gone", "type": "catalogue",
+         "importRootEntries": True})
+    (d / "Ember Pact.json").write_text(json.dumps(doc))
+    out = tmp_path / "s.toml"
+    assert make_armies.main([str(d), "--red", "Ember Pact", "--blue", "Glass Choir", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("warning: Ember Pact.json: catalogue 'Ember Pact Armoury'") and err.count("\n") == 1
+    assert f"# {err.strip()}" in out.read_text()
+    assert "warning" not in make_armies.scenario(folder, "Ember Pact", "Glass Choir", seed=3)
