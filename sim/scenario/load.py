@@ -176,7 +176,7 @@ def parse_scenario(data: dict, file: str) -> ScenarioSpec:
     return ScenarioSpec(
         name=battle.req("name", str), description=battle.get("description", str, ""),
         seed=battle.get("seed", int, 1), board=board, terrain=terrain, armies=armies,
-        units=units, weapons=weapons, script=script, mission=mission)
+        units=units, weapons=weapons, script=script, mission=mission, path=file)
 
 
 def _terrain(top: Reader, board) -> tuple:

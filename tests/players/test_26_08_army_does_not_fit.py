@@ -19,3 +19,19 @@ def test_26_08_an_army_that_does_not_fit_its_zone_is_one_clear_error(tmp_path, c
     assert code == 2 and "Traceback" not in err, err
     assert "red's army does not fit its deployment zone" in err and "150 mm round base" in err, err
     assert "sq in free there" in err and "(26 step 8)" in err, err
+
+
+def test_26_08_the_error_names_the_file_of_a_scenario_parsed_from_data():
+    """A scenario made in memory (parse_scenario: tools/make_armies.py's, the benchmarks') is
+    named in the error by the file it was parsed as, not by an empty name (": red's army ...")."""
+    import tomllib
+
+    from sim.battle import Battle
+    from sim.errors import ScriptError
+    from sim.players import play_battle
+    from sim.scenario.load import parse_scenario
+    spec = parse_scenario(tomllib.loads(TEXT), "generated.toml")
+    assert spec.path == "generated.toml"
+    with Battle(spec) as b, pytest.raises(ScriptError) as e:
+        play_battle(b, spec)
+    assert str(e.value).startswith("generated.toml: red's army does not fit its deployment zone"), str(e.value)
