@@ -173,6 +173,7 @@ SPATIAL = {
     "bodies_moved": dict.copy, "bodies_removed": set.copy, "row_ids": lambda r: None if r is None else dict(r),
     "version": SHARE, "presence_version": SHARE, "layout_version": SHARE, "control_levels": lambda _c: None, "living_layout": lambda _c: None, "unit_boxes": lambda _c: None,
     "in_range_rows": lambda _c: None, "unit_places": lambda _c: None, "coherent": dict.copy,
+    "rule_facts": lambda _c: None,
 }
 
 

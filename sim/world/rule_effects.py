@@ -336,6 +336,11 @@ def _holder_units(unit_ent: int, holder: int) -> tuple:
     """(keywords, distance to ``unit_ent``) of each unit of ``holder``'s army on the battlefield,
     in unit order (what a NEAR_KEYWORD condition reads)."""
     owner = esper.component_for_entity(holder, Unit).owner
+    kept = _placed_facts()
+    key = ("near", unit_ent, owner)
+    got = kept.get(key)
+    if got is not None:
+        return got
     mine = W.unit_models(unit_ent)
     out = []
     for u in W.all_units():
@@ -344,7 +349,8 @@ def _holder_units(unit_ent: int, holder: int) -> tuple:
         models = W.unit_models(u)
         if mine and models:
             out.append((W.unit_keywords(u), 0.0 if u == unit_ent else min(W.nearest_distances(models, mine))))
-    return tuple(out)
+    got = kept[key] = tuple(out)
+    return got
 
 
 _DOMAIN_NEED = frozenset(V.DOMAIN_CONDITIONS)
@@ -357,8 +363,30 @@ def domain_of(battle, owner: int):
     zones = () if ts is None else ts.zones()
     if len(zones) < 2:
         return None
-    from sim.rules.effects.domain import domain
-    return domain(owner, zones[owner], zones[1 - owner], ts.objectives, ts.control)
+    # (kept by what it reads: the zones, the objectives and who controls each)
+    control = ts.control
+    key = (owner, zones[owner], zones[1 - owner], ts.objectives,
+           tuple(_controller(control.get(o.name)) for o in ts.objectives))
+    try:
+        got = _DOMAINS.get(key)
+    except TypeError:  # (a zone of lists: not kept)
+        key = got = None
+    if got is None:
+        from sim.rules.effects.domain import domain
+        got = domain(owner, zones[owner], zones[1 - owner], ts.objectives, control)
+        if key is not None:
+            if len(_DOMAINS) >= 256:
+                _DOMAINS.clear()
+            _DOMAINS[key] = got
+    return got
+
+
+_DOMAINS: dict = {}  # domain_of's answers, by what they read
+
+
+def _controller(value):
+    """Who controls an objective, as sim.rules.effects.domain reads a control."""
+    return getattr(value, "controller", value)
 
 
 def _domain_facts(battle, unit_ent: int, owner: int, needed: bool, placed=None) -> dict:
@@ -367,14 +395,34 @@ def _domain_facts(battle, unit_ent: int, owner: int, needed: bool, placed=None) 
     if not needed:
         return {}
     d = domain_of(battle, owner)
+    if d is None:
+        return {}
     if placed is not None:
-        fps = list(placed)
-    else:
+        return _domain_of_bases(list(placed), d)
+    kept = _placed_facts()  # (where the unit stands: kept while it stands there, for each domain)
+    key = ("domain", unit_ent, d)
+    got = kept.get(key)
+    if got is None:
         models = W.unit_models(unit_ent)
-        if not models or W.off_table(unit_ent):
-            return {}
-        fps = [W.footprint(m) for m in models]
-    if d is None or not fps:
+        got = {} if not models or W.off_table(unit_ent) else _domain_of_bases([W.footprint(m) for m in models], d)
+        kept[key] = got
+    return got
+
+
+def _placed_facts() -> dict:
+    """The facts read from where models stand, kept while the spatial index's version stands
+    (SpatialIndex.rule_facts: no model has moved, come or gone since)."""
+    sp = W.spatial()
+    kept = sp.rule_facts
+    if kept is None or kept[0] != sp.version:
+        kept = sp.rule_facts = (sp.version, {})
+    return kept[1]
+
+
+def _domain_of_bases(fps: list, d) -> dict:
+    """The domain facts of a unit whose models' bases are ``fps`` in the domain ``d`` ({} for
+    no base)."""
+    if not fps:
         return {}
     from sim.rules.effects.domain import unit_wholly_within, unit_within
     return {"in_domain": unit_within(fps, d), "wholly_in_domain": unit_wholly_within(fps, d)}

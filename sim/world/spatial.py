@@ -120,6 +120,12 @@ class SpatialIndex:
         # sim.phases.scoring.in_range_rows: (objectives, the footprint each model's row was measured
         # for, by model index (None: not yet), each model's row of "in range of each objective")
         self.in_range_rows = None
+        # sim.world.rule_effects' facts that read where models stand: (version, key -> fact):
+        # ("domain", unit entity, Domain) -> the unit's domain facts (within the domain, wholly
+        # within it); ("near", unit entity, player) -> each of the player's units' keywords and
+        # distance to it. Read by every rule's condition on them (each unit's OC at the end of
+        # every phase, each model's Move...)
+        self.rule_facts = None
         # sim.players.options.translate: (version, unit entity -> (model id, x, y) of each
         # living model, in order, where it stands)
         self.unit_places = None

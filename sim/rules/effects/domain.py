@@ -26,6 +26,7 @@ Project rulings (README "Rules of datasheets, armies and detachments"):
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Hashable, Mapping, Sequence
 
@@ -64,6 +65,22 @@ def area_of(point: Point, own, enemy) -> str:
     return NO_MANS_LAND
 
 
+def _areas(own, enemy, points: tuple) -> tuple[str, ...]:
+    """``area_of`` each point; kept for the zones given as tuples (a battle's: its mission's
+    polygons, fixed), which a battle asks about at every rule's domain condition."""
+    if type(own) is tuple and type(enemy) is tuple:
+        try:
+            return _kept_areas(own, enemy, points)
+        except TypeError:  # (a polygon of lists: not kept)
+            pass
+    return tuple(area_of(p, own, enemy) for p in points)
+
+
+@functools.lru_cache(maxsize=64)
+def _kept_areas(own: tuple, enemy: tuple, points: tuple) -> tuple[str, ...]:
+    return tuple(area_of(p, own, enemy) for p in points)
+
+
 def _controller(value):
     return getattr(value, "controller", value)
 
@@ -81,16 +98,45 @@ def domain(player: Hashable, own, enemy, objectives: Sequence, controls: Mapping
     """The player's domain (module docstring): ``own`` and ``enemy`` their deployment zone and
     the opponent's (polygons); ``objectives`` the battle's (sim.rules.objectives.Objective: a
     name and a point); ``controls`` who controls each at the start of the phase."""
-    nml = [o.name for o in objectives if area_of((o.x, o.y), own, enemy) == NO_MANS_LAND]
-    theirs = [o.name for o in objectives if area_of((o.x, o.y), own, enemy) == ENEMY_ZONE]
+    areas = _areas(own, enemy, tuple((o.x, o.y) for o in objectives))
+    nml = [o.name for o, a in zip(objectives, areas) if a == NO_MANS_LAND]
+    theirs = [o.name for o, a in zip(objectives, areas) if a == ENEMY_ZONE]
     own_t = tuple((float(x), float(y)) for x, y in own)
     enemy_t = tuple((float(x), float(y)) for x, y in enemy)
     return Domain(own_t, enemy_t, holds_half(player, nml, controls), holds_half(player, theirs, controls))
 
 
 def _touches(fp: Footprint, zone) -> bool:
-    """01.04.01 Some part of the base is within the zone (touching its edge counts)."""
+    """01.04.01 Some part of the base is within the zone (touching its edge counts). A base
+    whose bounding circle lies clear of the zone's bounding box by more than twice EPS is not
+    (every point of the one is that far from every point of the other along an axis): the
+    exact distance is measured only for the others."""
+    x0, y0, x1, y1 = _box(zone)
+    r = fp.bounding_radius
+    if max(x0 - (fp.x + r), (fp.x - r) - x1, y0 - (fp.y + r), (fp.y - r) - y1) > 2 * EPS:
+        return False
     return footprint_polygon_distance(fp, zone) <= EPS
+
+
+def _box(zone) -> tuple[float, float, float, float]:
+    """The zone's bounding box (x0, y0, x1, y1); kept for a zone given as a tuple (a battle's)."""
+    if type(zone) is tuple:
+        try:
+            return _kept_box(zone)
+        except TypeError:  # (points of lists: not kept)
+            pass
+    return _box_of(zone)
+
+
+@functools.lru_cache(maxsize=64)
+def _kept_box(zone: tuple) -> tuple[float, float, float, float]:
+    return _box_of(zone)
+
+
+def _box_of(zone) -> tuple[float, float, float, float]:
+    xs = [float(p[0]) for p in zone]
+    ys = [float(p[1]) for p in zone]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def model_within(fp: Footprint, d: Domain) -> bool:

@@ -109,3 +109,35 @@ def test_own_zone_is_always_inside(x, y, mm, ctl, player):
     if wholly_within(fp, own):
         assert model_wholly_within(fp, d)
     assert model_within(fp, d) or not model_within(fp, Domain(own, enemy))
+
+
+# --- the bound in front of the exact distance (sim.rules.effects.domain._touches) -----------------
+_L_ZONE = ((0.0, 0.0), (24.0, 0.0), (24.0, 6.0), (8.0, 6.0), (8.0, 16.0), (0.0, 16.0))  # (not convex)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.floats(-6, 32), st.floats(-6, 24), st.sampled_from(["round", "oval", "rect"]), st.floats(0.5, 5),
+       st.floats(0.5, 4), st.floats(0, 360), st.sampled_from([OWN, _L_ZONE, list(_L_ZONE)]))
+def test_touches_is_the_exact_distance_at_most_eps_wherever_the_base_is(x, y, shape, length, width, angle, zone):
+    """01.04.01 ``_touches`` (a bounding box test in front) answers as the exact distance does:
+    bases far off, just clear of the zone's box, across its edge, inside; a zone as a tuple
+    (kept) or a list."""
+    from sim.rules.effects.domain import _touches
+    from sim.rules.geometry import EPS, footprint_polygon_distance
+    fp = footprint(shape, x, y, length, width if shape != "round" else length, angle)
+    assert _touches(fp, zone) == (footprint_polygon_distance(fp, zone) <= EPS)
+
+
+@pytest.mark.parametrize("gap", [0.0, 1e-10, 1e-9, 2e-9, 3e-9, 1e-6, 0.5])
+def test_touches_at_a_hair_from_the_zone_box(gap):
+    """Round bases a hair from the zone's box, on each side: within when the gap is at most EPS
+    (01.04.01 touching counts), not beyond (at EPS itself the rounding of the distance decides);
+    the bound and the exact distance agree."""
+    from sim.rules.effects.domain import _touches
+    from sim.rules.geometry import EPS, footprint_polygon_distance
+    r = 32 / 25.4 / 2
+    for x, y in ((30, 12 + r + gap), (-r - gap, 6), (60 + r + gap, 6), (30, -r - gap)):
+        fp = round_base(32, x, y)
+        assert _touches(fp, OWN) == (footprint_polygon_distance(fp, OWN) <= EPS)
+        if gap != EPS:
+            assert _touches(fp, OWN) == (gap < EPS)

@@ -1,0 +1,88 @@
+"""The facts of the rules' conditions read from where models stand, kept while nothing moves
+(sim.world.rule_effects: a unit's domain facts and its army's units near it, kept for the
+spatial index's version; an army's domain, kept by the zones, objectives and control it reads):
+each read after a move, a removal or a change of control is what a fresh reading gives."""
+
+from __future__ import annotations
+
+from phased import mission_scenario, model, unit
+from scen import kill
+from sim.battle import Battle
+from sim.commands import StartBattle
+from sim.rules.effects.domain import domain
+from sim.rules.objectives import ObjectiveControl
+from sim.world import mutations as M
+from sim.world import queries as W
+from sim.world import rule_effects as RE
+
+
+def _centre(poly):
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+
+
+def _battle():
+    red = [unit("r", model((20, 20), ["gun"]), model((21.5, 20), ["gun"])), unit("q", model((40, 20), ["gun"]))]
+    blue = [unit("b", model((30, 30), ["gun"]))]
+    b = Battle(mission_scenario(red, blue))
+    b.run_command(StartBattle())
+    return b
+
+
+def _fresh_domain_facts(b, u, owner):
+    d = RE.domain_of(b, owner)
+    return RE._domain_of_bases([W.footprint(m) for m in W.unit_models(u)], d)
+
+
+def test_a_units_domain_facts_follow_its_moves():
+    with _battle() as b:
+        r = b.units["r"]
+        zones = b.turn_state.zones()
+        seen = []
+        for x, y in (_centre(zones[0]), _centre(zones[1]), (30, 22), _centre(zones[0])):
+            models = W.unit_models(r)
+            M.move_models([(models[0], x, y), (models[1], x + 1.5, y)])
+            got = RE._domain_facts(b, r, 0, True)
+            assert got == _fresh_domain_facts(b, r, 0)
+            assert RE._domain_facts(b, r, 0, True) is got  # (kept until something moves)
+            seen.append(got["in_domain"])
+        assert seen == [True, False, False, True]
+
+
+def test_a_units_domain_facts_follow_a_removal():
+    with _battle() as b:
+        r = b.units["r"]
+        own, enemy = b.turn_state.zones()
+        a, c = W.unit_models(r)
+        M.move_models([(a, *_centre(own)), (c, *_centre(enemy))])
+        assert RE._domain_facts(b, r, 0, True) == {"in_domain": True, "wholly_in_domain": False}
+        kill(b, W.model_id(a))
+        M.remove_casualties([a])
+        assert W.unit_models(r) == [c]
+        assert RE._domain_facts(b, r, 0, True) == {"in_domain": False, "wholly_in_domain": False}
+
+
+def test_the_army_near_a_unit_follows_its_moves():
+    with _battle() as b:
+        r, q = b.units["r"], b.units["q"]
+        first = RE._holder_units(r, q)
+        assert first[0][1] == 0.0 and first[1][1] == min(W.nearest_distances(W.unit_models(q), W.unit_models(r)))
+        assert RE._holder_units(r, q) is first  # (kept until something moves)
+        M.move_models([(W.unit_models(q)[0], 25, 20)])
+        moved = RE._holder_units(r, q)
+        assert moved != first and moved[1][1] < first[1][1]
+        assert moved[1][1] == min(W.nearest_distances(W.unit_models(q), W.unit_models(r)))
+
+
+def test_an_armys_domain_follows_the_control_of_the_objectives():
+    with _battle() as b:
+        ts = b.turn_state
+        own, enemy = ts.zones()
+        assert RE.domain_of(b, 0) == domain(0, own, enemy, ts.objectives, ts.control)
+        for o in ts.objectives:
+            ts.control[o.name] = ObjectiveControl(0)
+        got = RE.domain_of(b, 0)
+        assert got == domain(0, own, enemy, ts.objectives, ts.control) and got.no_mans_land and got.enemy_zone
+        ts.control.clear()
+        assert RE.domain_of(b, 0) == domain(0, own, enemy, ts.objectives, ts.control)
+        assert not RE.domain_of(b, 0).no_mans_land
