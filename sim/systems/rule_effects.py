@@ -54,10 +54,10 @@ def roll_modifier(battle, u: int, stat: str) -> int:
         return 0
     acts = modifying(battle, u, stat)
     if stat in V.IGNORED_STATS:  # (the penalties it ignores, logged)
-        every = [a for a in RE.acting(battle, u, (V.MODIFY,)) if a.grant.what.stat == stat]
+        every = RE.acting(battle, u, (V.MODIFY,), stat=stat)
         skipped = [a for a in every if a not in acts]
         if skipped:
-            by = [a for a in RE.acting(battle, u, (V.IGNORE_MODIFIERS,)) if a.grant.what.stat == stat]
+            by = RE.acting(battle, u, (V.IGNORE_MODIFIERS,), stat=stat)
             battle.emit(ev.RULE_EFFECT, rule=_names(by), unit=_uid(u), roll=stat,
                         effect=f"ignores {PR.modifier([a.grant.what for a in skipped], stat):+d} to its {stat} roll "
                                f"({_names(skipped)})")

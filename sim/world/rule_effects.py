@@ -138,13 +138,24 @@ def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
     rule the holding unit has as a whole)."""
     if unit_ent == holder:
         return True
+    gap = _gap(holder, unit_ent, bearers)
+    return gap is not None and within_distance(gap, rng)  # (01.04.01)
+
+
+def _gap(other: int, unit_ent: int, bearers: tuple = ()) -> float | None:
+    """01.04 The distance from the models of ``other`` (its living ``bearers`` only, when
+    given: model ids) to those of ``unit_ent``, the closest pair's; None when either has none.
+    Kept while nothing moves (_placed_facts)."""
+    kept = _placed_facts()
+    key = ("gap", other, unit_ent, bearers)
+    if key in kept:
+        return kept[key]
     mine = W.unit_models(unit_ent)
-    if not mine:
-        return False
-    srcs = W.unit_models(holder)
+    srcs = W.unit_models(other) if mine else ()
     if bearers:
         srcs = [m for m in srcs if esper.component_for_entity(m, ModelId).id in bearers]
-    return bool(srcs) and within_distance(min(W.nearest_distances(srcs, mine)), rng)  # (01.04.01)
+    got = kept[key] = min(W.nearest_distances(srcs, mine)) if srcs else None
+    return got
 
 
 def _aura_sources() -> tuple:
@@ -346,9 +357,8 @@ def _holder_units(unit_ent: int, holder: int) -> tuple:
     for u in W.all_units():
         if esper.component_for_entity(u, Unit).owner != owner or W.off_table(u) or W.unit_destroyed(u):
             continue
-        models = W.unit_models(u)
-        if mine and models:
-            out.append((W.unit_keywords(u), 0.0 if u == unit_ent else min(W.nearest_distances(models, mine))))
+        if mine and W.unit_models(u):
+            out.append((W.unit_keywords(u), 0.0 if u == unit_ent else _gap(u, unit_ent)))
     got = kept[key] = tuple(out)
     return got
 
@@ -558,15 +568,18 @@ def _on_objective(battle, unit_ent: int) -> bool:
 
 
 def acting(battle, unit_ent: int, kinds: tuple[str, ...], attack: str = "", other: int | None = None,
-           model: str = "", psychic: bool = False, placed=None) -> list[Acting]:
+           model: str = "", psychic: bool = False, placed=None, stat: str | None = None) -> list[Acting]:
     """The grants of ``kinds`` (V.KINDS) that act on ``unit_ent`` now: reaching it, their
     conditions holding (sim.rules.effects.conditions), uses left; a BEARER grant only for its
     bearer (``model``: the model id the question is about, "" for the unit as a whole); ``psychic``:
     the attack is made with a [PSYCHIC] weapon (24.29); ``placed``: the footprints the unit is being
-    set up at, which its conditions on where it is read."""
+    set up at, which its conditions on where it is read; ``stat``: only the grants of that
+    characteristic (a MODIFY's, an IGNORE_MODIFIERS'), the others' conditions not read."""
     out = []
     for a in reaching(unit_ent, kinds):
         g = a.grant
+        if stat is not None and g.what.stat != stat:
+            continue
         if g.who == V.BEARER and a.held.bearers and model and model not in a.held.bearers:
             continue
         need = frozenset(c[0] for c in g.when.conditions)

@@ -25,7 +25,7 @@ from sim.world import rule_effects as RE
 def modifying(battle, u: int, stat: str, model: str = "") -> list:
     """The MODIFY grants of ``stat`` acting on the unit now (a BEARER grant only for ``model``,
     its bearer, when given), less the penalties it ignores (ignored_modifiers)."""
-    acts = [a for a in RE.acting(battle, u, (V.MODIFY,), model=model) if a.grant.what.stat == stat]
+    acts = RE.acting(battle, u, (V.MODIFY,), model=model, stat=stat)
     if acts and stat in V.IGNORED_STATS:
         ignored = ignored_modifiers(battle, u, stat, acts, model)
         if ignored:
@@ -37,7 +37,7 @@ def ignored_modifiers(battle, u: int, stat: str, acts: list, model: str = "") ->
     """Of the MODIFY grants ``acts`` of ``stat``, those the unit ignores: every penalty,
     when an IGNORE_MODIFIERS effect of that stat acts on it (sim.rules.effects.phase_rules
     .kept_modifiers decides); [] otherwise."""
-    if not any(a.grant.what.stat == stat for a in RE.acting(battle, u, (V.IGNORE_MODIFIERS,), model=model)):
+    if not RE.acting(battle, u, (V.IGNORE_MODIFIERS,), model=model, stat=stat):
         return []
     _kept, ignored = PR.kept_modifiers([a.grant.what for a in acts], stat)
     return [a for a in acts if any(a.grant.what is e for e in ignored)]

@@ -5,6 +5,8 @@ each read after a move, a removal or a change of control is what a fresh reading
 
 from __future__ import annotations
 
+import dataclasses
+
 from phased import mission_scenario, model, unit
 from scen import kill
 from sim.battle import Battle
@@ -86,3 +88,49 @@ def test_an_armys_domain_follows_the_control_of_the_objectives():
         ts.control.clear()
         assert RE.domain_of(b, 0) == domain(0, own, enemy, ts.objectives, ts.control)
         assert not RE.domain_of(b, 0).no_mans_land
+
+
+def test_kept_facts_and_the_stat_filter_read_as_fresh_ones_through_whole_battles(tmp_path):
+    """The default battle with rules whose conditions read the domain, the units near and
+    auras (The Shadow of Chaos, Power Matrix, Flow of Magic, Shadow in the Warp, Carrier Wave,
+    Brood Progenitor), played by the default and the random players: after every command, for
+    every unit on the battlefield, each kept reading equals a fresh one (a unit's domain facts,
+    the distance from each other unit, the army near it) and a grant asked for by its stat is
+    the grant of that stat among all of them."""
+    from rules_replay import default_table_with
+    from sim.players import play_battle
+    from sim.rules.effects import vocabulary as V
+    from sim.scenario.load import load_scenario
+    path = default_table_with(tmp_path, ["the-shadow-of-chaos", "flow-of-magic", "carrier-wave"],
+                              ["power-matrix", "shadow-in-the-warp", "brood-progenitor"])
+    checked = [0]
+
+    def check(b):
+        units = [u for u in W.all_units() if not W.off_table(u) and not W.unit_destroyed(u)]
+        for u in units:
+            for side in (0, 1):
+                got = RE._domain_facts(b, u, side, True)
+                d = RE.domain_of(b, side)
+                assert got == ({} if d is None else RE._domain_of_bases([W.footprint(m) for m in W.unit_models(u)], d))
+            for o in units:
+                fresh = min(W.nearest_distances(W.unit_models(o), W.unit_models(u)))
+                assert RE._gap(o, u) == fresh
+            for s in ("M", "OC", "Ld", "T", "Sv"):
+                every = [a for a in RE.acting(b, u, (V.MODIFY,)) if a.grant.what.stat == s]
+                assert RE.acting(b, u, (V.MODIFY,), stat=s) == every
+        checked[0] += 1
+
+    for players in (("default", "default"), ("random", "random")):
+        spec = load_scenario(path)
+        spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
+        with Battle(spec, seed=3) as b:
+            n = [0]
+
+            def on_event(e, b=b, n=n):
+                if e["type"] == "command":
+                    n[0] += 1
+                    if n[0] % 7 == 0:
+                        check(b)
+            b.listeners.append(on_event)
+            play_battle(b, spec)
+    assert checked[0] > 20
