@@ -29,18 +29,23 @@ def thrower(battle, u: int, target: int) -> int | None:
     """Steps 1-2: the first EXPLOSIVES/GRENADES model of the unit, in unit order, with the enemy
     unit ``target`` within 8" of it and visible to it; None if there is none. (Which model
     throws changes nothing else, so the offer names the unit and picks the model.)"""
-    vis = battle.visibility
     tmodels = W.unit_models(target)
+    models = [m for m in W.unit_models(u) if W.model_keywords(m) & _KEYWORDS]
+    if not models or not tmodels:
+        return None
+    near = [m for m, d in zip(models, W.nearest_distances(models, tmodels)) if within_distance(d, RANGE)]
+    if not near:  # (the usual answer: no thrower within 8" of that unit; its sight is not read)
+        return None
+    vis = battle.visibility
     tids = [W.model_id(t) for t in tmodels]
-    for m in W.unit_models(u):
-        if not W.model_keywords(m) & set(KEYWORDS):
-            continue
-        if not within_distance(W.nearest_distance(m, tmodels), RANGE):
-            continue
+    for m in near:
         mid = W.model_id(m)
         if any(vis.model_visible(mid, t) for t in tids):
             return m
     return None
+
+
+_KEYWORDS = frozenset(KEYWORDS)
 
 
 def _offer(battle, player: int, moment: Moment):

@@ -118,3 +118,21 @@ def test_15_05_not_in_the_opponents_shooting_phase():
         while str(b.turn_state.phase) != "charge":
             b.run_command(EndPhase())
         assert len(_asked(b)) == 1 and _asked(b)[0]["player"] == 0
+
+
+def test_15_05_the_thrower_is_the_first_model_with_the_keyword_within_8_inches_in_unit_order():
+    """Steps 1-2 read model by model: a model without EXPLOSIVES/GRENADES (the closest) never
+    throws; of those with it, the first in unit order within 8" of the target and seeing it
+    does (the distances read for the unit's models at once: the same values)."""
+    from sim.stratagems.explosives import thrower
+    red = [unit("r1", model((20, 20), ["gun"], keywords=["INFANTRY"]),
+                model((40, 3), ["gun"], keywords=["GRENADES"]), model((24, 5), ["gun"], keywords=["GRENADES"]),
+                model((21, 5), ["gun"], keywords=["GRENADES"]))]
+    blue = [unit("b1", model((20, 12), ["blade"]))]
+    with Battle(mission_scenario(red, blue, weapons=WEAPONS)) as b:
+        b.run_command(StartBattle())
+        b._enter()
+        m = thrower(b, b.units["r1"], b.units["b1"])
+        assert W.model_id(m) == "r1/3"  # (r1/1 closest but no keyword; r1/2 out of range; r1/3 first within)
+        models, target = W.unit_models(b.units["r1"]), W.unit_models(b.units["b1"])
+        assert [W.nearest_distance(x, target) <= 8 for x in models] == [True, False, True, True]
