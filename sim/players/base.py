@@ -76,6 +76,7 @@ class Player:
     with each Explanation a player that weighs options makes (None: it builds none)."""
 
     kind = "player"
+    step_words = "steps"  # what one step of ``thinking`` is, in words (the sandbox's status line counts them)
 
     def __init__(self, side: int, battle, scenario):
         self.side = side

@@ -121,6 +121,7 @@ def work_for(budget: float, phase: Phase) -> int:
 
 class SearchPlayer(Player):
     kind = "search"
+    step_words = "rollouts"
 
     def __init__(self, side, battle, scenario, budget: float | None = None):
         super().__init__(side, battle, scenario)

@@ -225,6 +225,8 @@ class ComputerMixin:
         player = self.ai_player(side)
         th = self._ai_think
         if th is None or th[0] is not b or th[1] is not player or th[2] != at:
+            if th is not None:
+                th[3].close()  # (a thinking thrown away ends now: what it holds is let go)
             b._enter()
             th = self._ai_think = [b, player, at, player.thinking(b), 0]
         end = time.perf_counter() + THINK_SLICE  # (pacing the window only: the Choice is the same)
@@ -246,7 +248,7 @@ class ComputerMixin:
             self.status = f"the computer ({self.ai[side]}) failed to choose: {type(e).__name__}: {e} - paused"
             return None
         b._enter()
-        self.status = f"{self.ai_who(side)} is thinking... ({th[4]} rollouts)"
+        self.status = f"{self.ai_who(side)} is thinking... ({th[4]} {player.step_words})"
         return None
 
     def _human_turn(self, side: int) -> None:

@@ -183,11 +183,37 @@ def test_thinking_a_rollout_at_a_time_chooses_as_choose_does(two_targets):
 def test_thinking_of_a_player_that_does_not_search_is_its_choice_at_once(two_targets):
     spec = load_scenario(two_targets)
     with _at_shooting(spec) as b:
-        t = make_player("tactician", 0, b, spec)
-        steps = t.thinking(b)
-        with pytest.raises(StopIteration) as done:
-            next(steps)
-        assert done.value.value.command == make_player("tactician", 0, b, spec).choose(b).command
+        for kind in ("default", "random"):
+            steps = make_player(kind, 0, b, spec).thinking(b)
+            with pytest.raises(StopIteration) as done:
+                next(steps)
+            assert done.value.value.command == make_player(kind, 0, b, spec).choose(b).command
+
+
+def test_the_tacticians_shooting_choice_thought_a_unit_at_a_time_is_its_choice(two_targets):
+    """The tactician weighs a Shooting phase's options a unit at a time when driven step by
+    step (the sandbox draws between steps): the battle unchanged between them, the same Choice
+    as ``choose``; the steps' hold on the battle ends with them."""
+    from sim.odds import problem as OP
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        mark, events = b.state_hash(), len(b.events)
+        steps, n = make_player("tactician", 0, b, spec).thinking(b), 0
+        while True:
+            try:
+                next(steps)
+                n += 1
+            except StopIteration as done:
+                choice = done.value
+                break
+            assert OP._HELD[0] is not None and b.state_hash() == mark and len(b.events) == events
+        assert n >= 1 and OP._HELD[0] is None
+        want = make_player("tactician", 0, b, spec).choose(b)
+        assert (choice.command, choice.why, choice.expected) == (want.command, want.why, want.expected)
+        closed = make_player("tactician", 0, b, spec).thinking(b)
+        next(closed)
+        closed.close()  # (a thinking thrown away: its hold ends at once)
+        assert OP._HELD[0] is None
 
 
 def test_a_budget_too_small_for_two_futures_plays_the_tacticians_first(two_targets):

@@ -290,3 +290,45 @@ def test_the_search_thinks_across_frames_the_window_drawn_between(make_ai, monke
     runs = [(a, b) for a, b in zip(seen, seen[1:]) if b[0] == a[0] + 1]  # (within one decision)
     assert runs and all(a[1:] == b[1:] for a, b in runs)
     assert any(t.startswith(NOTE + "Search: ") for t in notes(sb))
+
+
+def test_the_tactician_weighs_its_shooting_a_unit_a_frame_and_plays_its_choice(make_ai, monkeypatch):
+    """The tactician's Shooting choice, weighed a unit at a time (TacticianPlayer.thinking): the
+    frames between are drawn on the unchanged battle, the status line counts the units weighed,
+    and what it plays is what it chooses at once (the headless player's choice)."""
+    import sim.sandbox.computer as SC
+    from sim.players.tactician import TacticianPlayer
+    monkeypatch.setattr(SC, "THINK_SLICE", 0.0)  # (one unit a frame)
+    d = make_ai(TABLE, ai={1: "tactician"}, ai_speed=FAST)
+    sb = d.sb
+    start(d)
+    seen, wanted = [], []
+    real = sb.computer_update
+
+    def update(dt):
+        ts = sb.battle.turn_state
+        if ts.chooser == 1 and str(ts.phase) == "shooting" and not sb._ai_think and not sb.battle.busy:
+            b = sb.battle
+            b._enter()
+            wanted.append((len(b.events), TacticianPlayer(1, b, sb.spec).choose(b).command))
+        real(dt)
+        m = re.search(r"is thinking\.\.\. \((\d+) units weighed\)$", sb.status)
+        if m:
+            sb.draw()
+            seen.append((int(m.group(1)), sb.battle.state_hash(), len(sb.battle.events)))
+
+    sb.computer_update = update
+    play_computer_turn(d)
+    assert len(seen) >= 2, seen
+    runs = [(a, b) for a, b in zip(seen, seen[1:]) if b[0] == a[0] + 1]
+    assert runs and all(a[1:] == b[1:] for a, b in runs)
+    shots = [e for e in sb.battle.events if e["type"] == "command" and e["command"]["kind"] == "shoot"]
+    assert shots
+    from sim.commands import to_dict
+    compared = 0
+    for n, c in {n: to_dict(c) for n, c in wanted}.items():
+        nxt = next((e["command"] for e in sb.battle.events[n:] if e["type"] == "command"), None)
+        if nxt is not None and nxt["kind"] == "shoot":
+            assert nxt == c
+            compared += 1
+    assert compared >= 1

@@ -26,6 +26,7 @@ from sim.players.tactician.scored import Scored
 
 class TacticianPlayer(Player):
     kind = "tactician"
+    step_words = "units weighed"
 
     def __init__(self, side, battle, scenario):
         super().__init__(side, battle, scenario)
@@ -70,6 +71,26 @@ class TacticianPlayer(Player):
             cands = self.candidates(battle)
         finally:
             self.first_only = False
+        return self._choice(cands)
+
+    def thinking(self, battle):
+        """``choose`` a step at a time (Player.thinking): in the Shooting phase, a unit's options
+        at a time (sim.players.tactician.attacks.shooting_thinking: the first choice of a
+        full-size army's phase weighs every unit's); elsewhere one step."""
+        ts = battle.turn_state
+        if ts is None or ts.pre_battle is not None or ts.phase != Phase.SHOOTING:
+            return self.choose(battle)
+        from sim.players.tactician import attacks
+        self.first_only = not self.explaining
+        try:
+            self.fresh(battle)
+            cands = yield from attacks.shooting_thinking(self, battle)
+        finally:
+            self.first_only = False
+        return self._choice(cands)
+
+    def _choice(self, cands: list[Scored]) -> Choice:
+        """The Choice of the best candidate (none: end the phase)."""
         if not cands:
             return Choice(EndPhase(), self.name)
         best = cands[0]

@@ -26,6 +26,7 @@ from sim.commands import Fight, Selection
 from sim.components import Roster, Unit
 from sim.phases.state import FightStep
 from sim.players import options as O
+from sim.players.base import to_the_end
 from sim.players.tactician.scored import Scored
 from sim.players.tactician import judge as J
 from sim.odds.problem import held_still
@@ -265,10 +266,20 @@ def shooting_candidates(player, battle) -> list[Scored]:
     # (nothing changes in the battle while its options are weighed: the unit views each
     # option's odds read are worked out once, sim.odds.problem.held_still)
     with held_still(battle):
-        return _shooting_candidates(player, battle)
+        return to_the_end(_shooting_candidates(player, battle))
 
 
-def _shooting_candidates(player, battle) -> list[Scored]:
+def shooting_thinking(player, battle):
+    """``shooting_candidates`` a step at a time (Player.thinking): a generator that yields
+    after each unit's options are weighed and returns the same list. The battle is held still
+    until it returns or is closed."""
+    with held_still(battle):
+        return (yield from _shooting_candidates(player, battle))
+
+
+def _shooting_candidates(player, battle):
+    """A generator: yields after each unit's options (the slow part of a full-size army's first
+    choice of a Shooting phase, a hundred milliseconds and more), returns the candidates."""
     options = {}
     units = shooters(player, battle)
     # (the benefit of cover each unit's options read at each of its targets, worked out in one
@@ -278,6 +289,7 @@ def _shooting_candidates(player, battle) -> list[Scored]:
         opts = unit_options(player, battle, u)
         if opts:
             options[u] = opts
+        yield
     if not options:
         return []
     planned = plan(options)
