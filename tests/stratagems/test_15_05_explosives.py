@@ -121,7 +121,7 @@ def test_15_05_not_in_the_opponents_shooting_phase():
 
 
 def test_15_05_the_thrower_is_the_first_model_with_the_keyword_within_8_inches_in_unit_order():
-    """Steps 1-2 read model by model: a model without EXPLOSIVES/GRENADES (the closest) never
+    """Steps 1-2 read model by model: a model without EXPLOSIVES/GRENADES (though within 8") never
     throws; of those with it, the first in unit order within 8" of the target and seeing it
     does (the distances read for the unit's models at once: the same values)."""
     from sim.stratagems.explosives import thrower
@@ -133,6 +133,6 @@ def test_15_05_the_thrower_is_the_first_model_with_the_keyword_within_8_inches_i
         b.run_command(StartBattle())
         b._enter()
         m = thrower(b, b.units["r1"], b.units["b1"])
-        assert W.model_id(m) == "r1/3"  # (r1/1 closest but no keyword; r1/2 out of range; r1/3 first within)
+        assert W.model_id(m) == "r1/3"  # (r1/1 within 8" but without the keyword; r1/2 out of range)
         models, target = W.unit_models(b.units["r1"]), W.unit_models(b.units["b1"])
         assert [W.nearest_distance(x, target) <= 8 for x in models] == [True, False, True, True]
