@@ -267,7 +267,14 @@ def tactical_possible(battle, ent: int, t: int, to=None) -> bool:
     (README: "can be set up" is judged by that search)."""
     if to is not None and not placement_problems(battle, ent, t, TR.DisembarkMode.TACTICAL, to):
         return True
-    return any(full_layouts(battle, ent, t, TR.DisembarkMode.TACTICAL, (d,)) for d in DIRECTIONS[::2])
+    # (the search's answer read from where models stand: kept while nothing moves, as a player's
+    # options and then its check of the one it picks ask it in turn)
+    kept = W.kept_while_still()
+    key = ("tactical", ent, t)
+    got = kept.get(key)
+    if got is None:
+        got = kept[key] = any(full_layouts(battle, ent, t, TR.DisembarkMode.TACTICAL, (d,)) for d in DIRECTIONS[::2])
+    return got
 
 
 def disembark_check(battle, cmd) -> str:

@@ -287,6 +287,17 @@ def spatial() -> SpatialIndex:
     return R.current.spatial
 
 
+def kept_while_still() -> dict:
+    """A dict of answers read from where models stand, kept while the spatial index's version
+    stands (no model has moved, come or gone since: SpatialIndex.rule_facts); its keys are
+    tuples whose first item says whose answer it is."""
+    sp = R.current.spatial
+    kept = sp.rule_facts
+    if kept is None or kept[0] != sp.version:
+        kept = sp.rule_facts = (sp.version, {})
+    return kept[1]
+
+
 def model_row(ent: int) -> int:
     """The model's row in the distance and visibility indexes (its ModelId.order)."""
     return esper.component_for_entity(ent, ModelId).order

@@ -420,13 +420,8 @@ def _domain_facts(battle, unit_ent: int, owner: int, needed: bool, placed=None) 
 
 
 def _placed_facts() -> dict:
-    """The facts read from where models stand, kept while the spatial index's version stands
-    (SpatialIndex.rule_facts: no model has moved, come or gone since)."""
-    sp = W.spatial()
-    kept = sp.rule_facts
-    if kept is None or kept[0] != sp.version:
-        kept = sp.rule_facts = (sp.version, {})
-    return kept[1]
+    """The facts read from where models stand, kept while nothing moves (W.kept_while_still)."""
+    return W.kept_while_still()
 
 
 def _domain_of_bases(fps: list, d) -> dict:

@@ -120,11 +120,13 @@ class SpatialIndex:
         # sim.phases.scoring.in_range_rows: (objectives, the footprint each model's row was measured
         # for, by model index (None: not yet), each model's row of "in range of each objective")
         self.in_range_rows = None
-        # sim.world.rule_effects' facts that read where models stand: (version, key -> fact):
-        # ("domain", unit entity, Domain) -> the unit's domain facts (within the domain, wholly
-        # within it); ("near", unit entity, player) -> each of the player's units' keywords and
-        # distance to it. Read by every rule's condition on them (each unit's OC at the end of
-        # every phase, each model's Move...)
+        # answers read from where models stand (sim.world.queries.kept_while_still): (version,
+        # key -> answer): sim.world.rule_effects' facts of the rules' conditions (("domain",
+        # unit entity, Domain) -> the unit's domain facts; ("near", unit entity, player) -> each
+        # of the player's units' keywords and distance to it; ("gap", ...) the distance between
+        # two units), read by every rule's condition on them (each unit's OC at the end of every
+        # phase, each model's Move...); sim.plan.transport's ("tactical", unit, transport): 18.04
+        # whether the unit can be set up round its transport
         self.rule_facts = None
         # sim.players.options.translate: (version, unit entity -> (model id, x, y) of each
         # living model, in order, where it stands)

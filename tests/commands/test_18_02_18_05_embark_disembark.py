@@ -265,3 +265,23 @@ def test_20_04_a_transport_in_reserves_brings_its_passengers_and_18_04_01_limits
         b.run_command(Disembark("squad", (("squad/1", 2.0, 24.8), ("squad/2", 3.3, 24.8))))
         (e,) = of_type(b, ev.DISEMBARKED)
         assert e["mode"] == "rapid disembark"
+
+
+def test_18_04_whether_a_tactical_set_up_can_be_made_follows_the_enemy_moving_away():
+    """18.04's "the unit can be set up" (the solver's search, kept while nothing moves): an
+    enemy arc round the rhino leaves no unengaged spot within 3"; the arc moved off, there is
+    one, and the answer after the move is the fresh search's."""
+    from sim.plan import transport as PT
+    from sim.world import mutations as M
+    red = [_rhino(at=(1.98, 1.98)), _squad(2)]
+    blue = [unit("arc", model(_ring(6, 1.98, 1.98, 4.5), ["gun"]))]
+    with Battle(_spec(red=red, blue=blue), dice=ForcedDice([])) as b:
+        _to_movement(b)
+        b._enter()
+        squad, rhino = b.units["squad"], b.units["rhino"]
+        assert PT.tactical_possible(b, squad, rhino) is False
+        assert PT.tactical_possible(b, squad, rhino) is False  # (kept)
+        M.move_models([(m, 40 + 1.5 * i, 30) for i, m in enumerate(W.unit_models(b.units["arc"]))])
+        assert PT.tactical_possible(b, squad, rhino) is True
+        W.spatial().rule_facts = None  # (nothing kept: the search itself)
+        assert PT.tactical_possible(b, squad, rhino) is True
