@@ -19,7 +19,7 @@ passengers to the front once; re-embarking is left to scripts and the random pla
 from __future__ import annotations
 
 from sim import commands as C
-from sim.commands import DeclareCharge, EndPhase, SelectToMove
+from sim.commands import ChargeMove, DeclareCharge, EndPhase, SelectToMove
 from sim.phases.state import FightStep, Phase
 from sim.players import deployment as DEP
 from sim.players import options as O
@@ -148,7 +148,12 @@ class DefaultPlayer(Player):
             st = W.unit_state(u)
             if st.charge_roll is not None and not st.charge_resolved:
                 # (a FLY unit takes to the skies when no ground charge is found, 21.03)
-                return charge_command(battle, O.uid(u), None, None, fly=None)
+                cmd = charge_command(battle, O.uid(u), None, None, fly=None)
+                if cmd.targets and battle.check(cmd) is not None:
+                    # (a charge the rules refuse is not made, as one the solver finds no room for:
+                    # the battle goes on; the check's verdict is the submit's, asked once)
+                    return ChargeMove(O.uid(u), (), ())
+                return cmd
             if (u, C.DECLARE_CHARGE) in self._done:
                 continue
             self._done.add((u, C.DECLARE_CHARGE))

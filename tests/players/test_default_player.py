@@ -77,3 +77,31 @@ def test_default_player_skips_units_that_qualify_for_no_shooting_type(monkeypatc
     monkeypatch.setattr(O, "qualifies_to_shoot", lambda u, battle=None: True)
     assert _events(spec, seed) == fast
     assert any(refused)  # (which the rules refuse, one Shoot at a time)
+
+
+def test_default_player_makes_no_charge_the_rules_refuse_and_the_battle_goes_on(monkeypatch):
+    """After its charge roll, the default player's charge move is the solver's; were the rules to
+    refuse it (a rule's condition on a target, a limit the solver did not weigh), the charge is
+    not made (an empty charge move, as when the solver finds no room) instead of the battle
+    stopping on a refused command."""
+    from phased import mission_scenario, model, unit
+    from sim.commands import ChargeMove, DeclareCharge, EndPhase, StartBattle
+    from sim.rules.dice import ForcedDice
+    red = [unit("r", model((20, 10), ["blade"]))]
+    blue = [unit("b", model((20, 18), ["blade"]))]
+    spec = mission_scenario(red, blue)
+    with Battle(spec, dice=ForcedDice([6, 6])) as b:
+        b.run_command(StartBattle())
+        while str(b.turn_state.phase) != "charge":
+            b.run_command(EndPhase())
+        b.run_command(DeclareCharge("r"))
+        player = D.DefaultPlayer(0, b, spec)
+        made = player.choose(b).command
+        assert made.targets == ("b",) and made.to and b.check(made) is None
+        short = ChargeMove("r", ("b",), (("r/1", 20.0, 11.0),))  # (1" on: nowhere near b)
+        assert b.check(short) is not None
+        monkeypatch.setattr(D, "charge_command", lambda *a, **k: short)
+        cmd = player.choose(b).command
+        assert cmd == ChargeMove("r", (), ())
+        b.run_command(cmd)
+        assert [e["result"] for e in b.events if e["type"] == "charge"][-1] == "not made"
