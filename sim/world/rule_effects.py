@@ -145,8 +145,8 @@ def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
 def _gap(other: int, unit_ent: int, bearers: tuple = ()) -> float | None:
     """01.04 The distance from the models of ``other`` (its living ``bearers`` only, when
     given: model ids) to those of ``unit_ent``, the closest pair's; None when either has none.
-    Kept while nothing moves (_placed_facts)."""
-    kept = _placed_facts()
+    Kept while nothing moves (W.kept_while_still)."""
+    kept = W.kept_while_still()
     key = ("gap", other, unit_ent, bearers)
     if key in kept:
         return kept[key]
@@ -347,7 +347,7 @@ def _holder_units(unit_ent: int, holder: int) -> tuple:
     """(keywords, distance to ``unit_ent``) of each unit of ``holder``'s army on the battlefield,
     in unit order (what a NEAR_KEYWORD condition reads)."""
     owner = esper.component_for_entity(holder, Unit).owner
-    kept = _placed_facts()
+    kept = W.kept_while_still()
     key = ("near", unit_ent, owner)
     got = kept.get(key)
     if got is not None:
@@ -409,7 +409,7 @@ def _domain_facts(battle, unit_ent: int, owner: int, needed: bool, placed=None) 
         return {}
     if placed is not None:
         return _domain_of_bases(list(placed), d)
-    kept = _placed_facts()  # (where the unit stands: kept while it stands there, for each domain)
+    kept = W.kept_while_still()  # (where the unit stands: kept while it stands there, for each domain)
     key = ("domain", unit_ent, d)
     got = kept.get(key)
     if got is None:
@@ -417,11 +417,6 @@ def _domain_facts(battle, unit_ent: int, owner: int, needed: bool, placed=None) 
         got = {} if not models or W.off_table(unit_ent) else _domain_of_bases([W.footprint(m) for m in models], d)
         kept[key] = got
     return got
-
-
-def _placed_facts() -> dict:
-    """The facts read from where models stand, kept while nothing moves (W.kept_while_still)."""
-    return W.kept_while_still()
 
 
 def _domain_of_bases(fps: list, d) -> dict:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from sim.commands import EndPhase
 from sim.phases.state import Phase
-from sim.players.base import Choice, Player
+from sim.players.base import Choice, Player, to_the_end
 from sim.players.default import DefaultPlayer
 from sim.players.tactician.scored import Scored
 
@@ -66,25 +66,21 @@ class TacticianPlayer(Player):
         return []
 
     def choose(self, battle) -> Choice:
-        self.first_only = not self.explaining
-        try:
-            cands = self.candidates(battle)
-        finally:
-            self.first_only = False
-        return self._choice(cands)
+        return to_the_end(self.thinking(battle))
 
     def thinking(self, battle):
         """``choose`` a step at a time (Player.thinking): in the Shooting phase, a unit's options
         at a time (sim.players.tactician.attacks.shooting_thinking: the first choice of a
         full-size army's phase weighs every unit's); elsewhere one step."""
-        ts = battle.turn_state
-        if ts is None or ts.pre_battle is not None or ts.phase != Phase.SHOOTING:
-            return self.choose(battle)
         from sim.players.tactician import attacks
+        ts = battle.turn_state
         self.first_only = not self.explaining
         try:
-            self.fresh(battle)
-            cands = yield from attacks.shooting_thinking(self, battle)
+            if ts.pre_battle is None and ts.phase == Phase.SHOOTING:
+                self.fresh(battle)
+                cands = yield from attacks.shooting_thinking(self, battle)
+            else:
+                cands = self.candidates(battle)
         finally:
             self.first_only = False
         return self._choice(cands)

@@ -65,22 +65,6 @@ def area_of(point: Point, own, enemy) -> str:
     return NO_MANS_LAND
 
 
-def _areas(own, enemy, points: tuple) -> tuple[str, ...]:
-    """``area_of`` each point; kept for the zones given as tuples (a battle's: its mission's
-    polygons, fixed), which a battle asks about at every rule's domain condition."""
-    if type(own) is tuple and type(enemy) is tuple:
-        try:
-            return _kept_areas(own, enemy, points)
-        except TypeError:  # (a polygon of lists: not kept)
-            pass
-    return tuple(area_of(p, own, enemy) for p in points)
-
-
-@functools.lru_cache(maxsize=64)
-def _kept_areas(own: tuple, enemy: tuple, points: tuple) -> tuple[str, ...]:
-    return tuple(area_of(p, own, enemy) for p in points)
-
-
 def _controller(value):
     return getattr(value, "controller", value)
 
@@ -98,9 +82,8 @@ def domain(player: Hashable, own, enemy, objectives: Sequence, controls: Mapping
     """The player's domain (module docstring): ``own`` and ``enemy`` their deployment zone and
     the opponent's (polygons); ``objectives`` the battle's (sim.rules.objectives.Objective: a
     name and a point); ``controls`` who controls each at the start of the phase."""
-    areas = _areas(own, enemy, tuple((o.x, o.y) for o in objectives))
-    nml = [o.name for o, a in zip(objectives, areas) if a == NO_MANS_LAND]
-    theirs = [o.name for o, a in zip(objectives, areas) if a == ENEMY_ZONE]
+    nml = [o.name for o in objectives if area_of((o.x, o.y), own, enemy) == NO_MANS_LAND]
+    theirs = [o.name for o in objectives if area_of((o.x, o.y), own, enemy) == ENEMY_ZONE]
     own_t = tuple((float(x), float(y)) for x, y in own)
     enemy_t = tuple((float(x), float(y)) for x, y in enemy)
     return Domain(own_t, enemy_t, holds_half(player, nml, controls), holds_half(player, theirs, controls))
