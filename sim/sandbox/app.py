@@ -15,7 +15,7 @@ from pathlib import Path
 
 import esper
 import pygame
-from pygame_gui.elements import UILabel, UISelectionList
+from pygame_gui.elements import UILabel
 
 from sim.battle import Battle
 from sim.names import in_words, model_of_unit
@@ -42,6 +42,7 @@ from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.calculator_panel import CalculatorPanel
 from sim.sandbox.charge_odds import ChargeOdds, tip as charge_tip
 from sim.sandbox.labels import TableLabels, hovered_boxes, near_model_boxes, terrain_tip
+from sim.sandbox.log_list import LogList
 from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
@@ -233,7 +234,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.camera.set_viewport(r["table"])
         self.status_label = UILabel(r["status"], "", self.manager, object_id="#status")
         self._show_status()
-        self.log_list = UISelectionList(r["log"], [], self.manager)
+        self.log_list = LogList(r["log"], [], self.manager)
         self._log_shown = -1
         self._log_wrap = None
         self.tray = dice_tray.TrayView(self.manager, r["dice"], self.scale)
@@ -448,17 +449,20 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if self._log_wrap is None or self._log_wrap[0] != width:
             self._log_wrap = (width, [])
             new = self._log_items
+            self._log_shown = -1  # (every row laid out again: the list made again)
         rows = self._log_wrap[1]
         f = fonts.font(style.font_px(12, self.scale))
         for text, oid in new:
             for row in wrap_line(text, f, width):
                 rows.append((row, oid))
-        if self._log_shown != len(rows):
+        if self._log_shown < 0:
             self.log_list.set_item_list(rows[-LOG_ITEMS:])
-            self._log_shown = len(rows)
             bar = getattr(self.log_list, "scroll_bar", None)
             if bar is not None:
                 bar.set_scroll_from_start_percentage(1.0)
+        elif self._log_shown != len(rows):  # (rows added at the end: only theirs made, log_list.py)
+            self.log_list.add_rows(rows[self._log_shown:], LOG_ITEMS)
+        self._log_shown = len(rows)
 
     def _save_preview(self) -> dict | None:
         """What the save dice rolled for the current pool will do before its damage step

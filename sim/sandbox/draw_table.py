@@ -173,17 +173,27 @@ def convex_hull(points: np.ndarray) -> np.ndarray:
 
 
 class UnitHulls:
-    """Unit outlines in table inches, cached per scene version (ghost units computed live)."""
+    """Unit outlines in table inches, cached per scene version (ghost units computed live); a
+    unit's outline is worked out again only when its living models' bases changed (a command
+    moves or removes a few units of the forty at full size)."""
 
     def __init__(self):
         self.version = None
         self.hulls: dict[str, np.ndarray] = {}
+        self._by_bases: dict[str, tuple] = {}  # unit id -> (its living bases, its outline)
         self.bases: tuple = (None, {})  # (key, model id -> screen rect of its base)
 
     def get(self, scene) -> dict[str, np.ndarray]:
         if scene.version != self.version:
-            self.hulls = {uid: unit_hull([m.fp for m in scene.living(uid)])
-                          for uid in scene.units if not scene.units[uid].destroyed}
+            kept, hulls = {}, {}
+            for uid, uv in scene.units.items():
+                if uv.destroyed:
+                    continue
+                fps = tuple(m.fp for m in scene.living(uid))
+                old = self._by_bases.get(uid)
+                kept[uid] = old if old is not None and old[0] == fps else (fps, unit_hull(fps))
+                hulls[uid] = kept[uid][1]
+            self._by_bases, self.hulls = kept, hulls
             self.version = scene.version
         return self.hulls
 

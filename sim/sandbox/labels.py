@@ -140,12 +140,22 @@ def _best_spot(q: Request, surf, taken, blockers, area, gap):
         spots = ((0, p) for p in q.spots)
     else:
         spots = _spots(q.box, w, h, gap, q.first)
+    tries = []
     for k, (sx, sy) in spots:
         r = pygame.Rect(round(sx), round(sy), w, h)
         if not area.contains(r):
             if not q.must or k:
                 continue
             r.clamp_ip(area)
+        tries.append((k, r))
+    if not tries:
+        return None
+    # (only the labels and bases that could cover one of its spots are measured against each:
+    # at full size a label tried at a few dozen spots among ~400 bases)
+    reach = tries[0][1].unionall([r for _k, r in tries])
+    taken = [taken[i] for i in reach.collidelistall(taken)]
+    blockers = [blockers[i] for i in reach.collidelistall(blockers)]
+    for k, r in tries:
         cost = _covered(r, taken) * 4 + _covered(r, blockers)
         if cost == 0:
             return r, k
