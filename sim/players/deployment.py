@@ -6,12 +6,19 @@ sim.plan.deployment, each checked by the rules).
 
 * Formations (26 step 7): the default player declares what the scenario file plans (the units
   it marks ``reserves = true``, and those it marks ``embarked``), or, if that is refused, only
-  the embarked ones, else none; the random player first embarks each unit that could ride in a
+  the embarked ones, else none. When the bases of the units it would deploy take more than
+  CROWDED of its zone, it first sets the whole army up with the placement solver (the largest
+  bases first, sim.rules.movement.solvers.placement.place_army); if that finds no room for
+  them all, the units it could not place go into strategic reserves, as many as the 20.01 cap
+  allows (a 4,000-point army on a 2,000-point table's zone; a 2,000-point army takes a quarter
+  of it and is never looked at). The random player first embarks each unit that could ride in a
   transport on a one-in-two draw, in a transport picked at random among those with room (18.01),
   then puts each unit not embarked in strategic reserves on a one-in-four draw, as long as the
   50% cap allows (20.01, Part A ruling 27).
 * Deployment (26 step 8): its next unit in unit order (random: any of them), set up where
-  default_deploy finds room.
+  default_deploy finds room; in a crowded zone (``deploy_order``) the unit with the largest
+  base first, as the solver found room for them all in battle formations (the tactician
+  takes its units in the same order).
 * Pre-battle rules (26 step 11): each Scouts unit in unit order (random: any, or an end to the
   step on a one-in-four draw), as default_scout finds; a unit with nothing legal is given up
   and the next tried; none left: the step ends for the player.
@@ -29,8 +36,14 @@ from sim.plan import deployment as PD
 from sim.plan.transport import room_problems
 from sim.players import options as O
 from sim.rules.reserves import FormationUnit, reserves_problems
+from sim.rules.polygons import signed_area
 from sim.rules.turn import PLAYER, PreBattleStep
 from sim.world import queries as W
+
+# the share of its deployment zone the bases of an army's units to deploy may take before the
+# default player checks that they fit (the invented 2,000-point armies take 23-25%; the 4,000-point
+# armies of the community data that found no room took 46-68%)
+CROWDED = 0.30
 
 
 def choose(battle, side: int, pick=None, tried: set | None = None):
@@ -52,8 +65,8 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
         for cmd in (DeclareFormations(PLAYER[side], tuple(uid for uid in units if specs[uid].reserves), aboard),
                     DeclareFormations(PLAYER[side], (), aboard)):
             if battle.check(cmd) is None:
-                return cmd
-        return DeclareFormations(PLAYER[side])
+                return room_for(battle, side, cmd)
+        return room_for(battle, side, DeclareFormations(PLAYER[side]))
     keywords = {uid: tuple(sorted(W.unit_keywords(battle.units[uid]))) for uid in units}
     aboard: dict[str, str] = {}
     carriers = [uid for uid in units if W.capacity(battle.units[uid]) is not None]
@@ -74,14 +87,78 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
     return DeclareFormations(PLAYER[side], tuple(held), tuple(aboard.items()))
 
 
+def room_for(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
+    """26 step 7 / 20.01 ``cmd`` with the units added to its strategic reserves that its zone has
+    no room for (the module's docstring: only when its bases take more than CROWDED of the zone;
+    the unit the placement solver found no room for, then the others it did not place, in unit
+    order, each while the cap allows),
+    or ``cmd`` itself when they all fit, or when none can be added."""
+    from sim.rules.movement.solvers import placement as PL
+    from sim.rules.movement.solvers import regions as RG
+    specs = {u.id: u for u in battle.scenario.units}
+    units = [esper.component_for_entity(u, Unit).id for u in PD.units_of(side)]
+    held, aboard = list(cmd.reserves), dict(cmd.embarked)
+    bases = {uid: _bases(battle.units[uid]) for uid in units if uid not in held and uid not in aboard}
+    zone = battle.turn_state.zones()[side]
+    if not _crowded(bases.values(), zone):
+        return cmd
+    board = tuple(battle.scenario.board)
+    region, centre = RG.deployment(zone, board), PL.Prefer.toward((board[0] / 2, board[1] / 2))
+    keywords = {uid: tuple(sorted(W.unit_keywords(battle.units[uid]))) for uid in units}
+    while True:
+        got = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre)
+        if got:
+            break
+        added = False
+        for uid in [got.unit] + [u for u in bases if u not in got.placed and u != got.unit]:
+            trial = [FormationUnit(u, u in held or u == uid, specs[u].points, keywords[u], embarked_in=aboard.get(u))
+                     for u in units]
+            if uid in bases and not reserves_problems(trial):
+                held.append(uid)
+                del bases[uid]
+                added = True
+        if not added:
+            break  # (the cap is reached: the deployment says which unit finds no room)
+    out = DeclareFormations(cmd.player, tuple(u for u in units if u in held), cmd.embarked)
+    return out if out != cmd and battle.check(out) is None else cmd
+
+
+def _bases(ent: int) -> list:
+    """(model id, base) of each of the unit's models."""
+    return [(W.model_id(m), W.footprint(m)) for m in W.unit_models(ent, living=False)]
+
+
+def _crowded(units_bases, zone) -> bool:
+    """The units' bases take more than CROWDED of the ``zone`` polygon."""
+    from sim.rules.movement.solvers.regions import base_area
+    return sum(base_area(f) for ms in units_bases for _m, f in ms) > CROWDED * abs(signed_area(zone))
+
+
+def deploy_order(battle, side: int) -> list[int]:
+    """26 step 8 The side's units still to set up, in the order the default player (and the
+    tactician) takes them: unit order, or, when the bases of the units it sets up in the
+    deployment (those not in reserves nor embarked) take more than CROWDED of its zone, the
+    largest base first (then the most base area, then unit order: the placement solver's own
+    order in place_army, which found room for them all in battle formations)."""
+    from sim.rules.movement.solvers.regions import base_area
+    units = PD.to_deploy(side)
+    placed = [u for u in PD.units_of(side) if not W.off_table(u)]
+    if not _crowded([_bases(u) for u in units + placed], battle.turn_state.zones()[side]):
+        return units
+    return sorted(units, key=lambda u: (-max((base_area(f) for _m, f in _bases(u)), default=0.0),
+                                        -sum(base_area(f) for _m, f in _bases(u))))
+
+
 def deploy(battle, side: int, pick=None) -> Deploy:
     """The next unit set up (in unit order, or the random player's draw first): where its file
     plans it or where the placement solver finds room. When no unit of the side can be set up,
     the army does not fit its zone: a ScriptError with the solver's reason (26 step 8)."""
-    units = PD.to_deploy(side)
     if pick is not None:
+        units = PD.to_deploy(side)
         first = pick(units)
         units = [first] + [u for u in units if u != first]
+    else:
+        units = deploy_order(battle, side)
     for u in units:
         cmd = default_deploy(battle, u, pick)
         if cmd is not None:

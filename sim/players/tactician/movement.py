@@ -744,13 +744,12 @@ def deploy_candidates(player, battle) -> list[Scored]:
     toward the nearest objective that is not ours, at the front of the zone; the other steps
     (formations, Scouts) as the default player (sim.players.deployment)."""
     from sim.commands.deploy import default_deploy
-    from sim.plan import deployment as PD
     from sim.players import deployment as DEP
     from sim.rules.turn import PreBattleStep
     ts = battle.turn_state
     if ts.pre_battle != PreBattleStep.DEPLOY:
         return [Scored(0.0, DEP.choose(battle, player.side, None, player.fallback._done), "")]
-    for u in PD.to_deploy(player.side):
+    for u in DEP.deploy_order(battle, player.side):  # (unit order; the largest bases first in a crowded zone)
         target = _deploy_target(battle, player.side, u)
         if target is None:
             break
