@@ -117,3 +117,29 @@ def scaled_theme(path, scale: float) -> dict | None:
                 if k in misc:
                     misc[k] = str(round(int(misc[k]) * scale))
     return theme
+
+
+def text_looks(theme: dict) -> dict:
+    """What a label of each object id looks like in a theme (scaled_theme's dict): object id
+    (None: a plain label) -> (font px, bold, colour (r, g, b, a)), from the theme's "label" block
+    and the id's own block, as pygame-gui reads them (sim.sandbox.widgets.TextLine draws its
+    lines with them)."""
+    def colour(block, default):
+        text = ((block or {}).get("colours") or {}).get("normal_text")
+        if text is None:
+            return default
+        h = text.lstrip("#")
+        return tuple(int(h[i:i + 2], 16) for i in range(0, len(h), 2)) + ((255,) if len(h) == 6 else ())
+
+    def font_of(block, default):
+        f = (block or {}).get("font") or {}
+        return (int(f["size"]) if "size" in f else default[0], bool(int(f.get("bold", "0"))) if "bold" in f else default[1])
+
+    base_block = theme.get("label") or {}
+    base_colour = colour(base_block, colour(theme.get("defaults"), (220, 220, 207, 255)))
+    base_font = font_of(base_block, (14, False))
+    looks = {None: (*base_font, base_colour)}
+    for key, block in theme.items():
+        if key.startswith("#") and isinstance(block, dict):
+            looks[key] = (*font_of(block, base_font), colour(block, base_colour))
+    return looks

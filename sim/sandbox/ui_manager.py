@@ -33,6 +33,8 @@ import pygame_gui
 from pygame_gui.core.drawable_shapes import drawable_shape
 from pygame_gui.core.surface_cache import SurfaceCache
 
+from sim.sandbox import style
+
 
 class _StateDrawnWhenShown(drawable_shape.DrawableShapeState):
     """A shape's state that is drawn when it is first shown, unless it is the normal one."""
@@ -48,6 +50,9 @@ class UIManager(pygame_gui.UIManager):
         drawable_shape.DrawableShapeState = _StateDrawnWhenShown
         super().__init__(*args, **kwargs)
         i18n.load_path[:] = list(dict.fromkeys(i18n.load_path))
+        theme = args[1] if len(args) > 1 else kwargs.get("theme_path")
+        # (the looks of the theme's labels, for the panels' lines of text: widgets.TextLine)
+        self.text_looks = style.text_looks(theme) if isinstance(theme, dict) else None
 
     def create_new_theme(self, theme_path=None):
         theme = super().create_new_theme(theme_path)

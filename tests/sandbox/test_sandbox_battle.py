@@ -348,7 +348,8 @@ def test_screenshots_tracker_objectives_stratagem(make, size):
 
 def _labels(flow):
     from pygame_gui.elements import UILabel
-    return [e for e in flow.scroll.get_container().elements if isinstance(e, UILabel)]
+    from sim.sandbox.widgets import TextLine
+    return [e for e in flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine))]
 
 
 def _alive_names(sb):

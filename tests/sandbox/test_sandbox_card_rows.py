@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import pygame
 from pygame_gui.elements import UILabel
+from sim.sandbox.widgets import TextLine
 
 from test_play_vs_computer import TABLE
 
 
 def _card(sb) -> list[str]:
-    return [e.text for e in sb.card_flow.scroll.get_container().elements if isinstance(e, UILabel)]
+    return [e.text for e in sb.card_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine))]
 
 
 def test_one_row_per_datasheet_model_and_the_shown_name(make):

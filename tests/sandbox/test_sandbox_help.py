@@ -49,10 +49,11 @@ def test_the_help_names_turning_a_dragged_formation_and_skipping_empty_phases():
 
 def test_the_move_note_says_the_type_is_per_unit_and_reset_after_each_move(make):
     from pygame_gui.elements import UILabel
+    from sim.sandbox.widgets import TextLine
     from test_sandbox_moves import mission
     d = mission(make, seed=5)
     d.click_model("squad/1")
     d.pump(2)
-    shown = " ".join(e.text for e in d.sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+    shown = " ".join(e.text for e in d.sb.orders_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine)))
     assert "reset after" in shown.lower() and "Move type of Warden Squad" in shown, shown  # (the unit's own)
     assert "Shift" in shown and "Enter" in shown, shown

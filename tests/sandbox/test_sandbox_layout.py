@@ -170,7 +170,8 @@ def test_a_decision_is_reachable_and_the_tooltip_hides(make):
 
 def _labels(flow):
     from pygame_gui.elements import UILabel
-    return [e for e in flow.scroll.get_container().elements if isinstance(e, UILabel)]
+    from sim.sandbox.widgets import TextLine
+    return [e for e in flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine))]
 
 
 def test_the_hover_tooltip_shows_outside_a_decision(make):

@@ -100,7 +100,8 @@ def test_19_01_a_unit_that_can_join_none_says_why(make, tmp_path):
     assert not [n for n in sb.names if n.startswith("setup:attach:")]
     _shot(d, "leaders-none.png")
     from pygame_gui.elements import UILabel
-    shown = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+    from sim.sandbox.widgets import TextLine
+    shown = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine)))
     assert "Attach to: no unit it can join" in shown and "Necron Warriors: Necron Warriors already has" in shown
     (_, _, why), = [c for c in TE.bodyguards(sb.spec, new) if c[0] == "warriors"]
     assert why == ["Necron Warriors already has Overlord as its leader (19.01: at most one leader and one support)"]

@@ -146,7 +146,8 @@ def test_the_fight_phase_panel_has_no_move_type_row(make):
     d.pump(2)
     assert not [n for n in sb.names if n.startswith(("mode:", "select:")) and sb.names[n].alive()]
     from pygame_gui.elements import UILabel
-    texts = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+    from sim.sandbox.widgets import TextLine
+    texts = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine)))
     assert "Fight" in texts and "Shift-drag" not in texts and "Drag a model" not in texts, texts
 
 
@@ -188,12 +189,13 @@ def test_unit_labels_stay_inside_the_table(screen, make, size):
 def test_the_odds_and_the_order_read_as_words_not_modules(make):
     """No module name ("(sim.odds)") and no "weapon(s)" where a person reads them."""
     from pygame_gui.elements import UILabel
+    from sim.sandbox.widgets import TextLine
     from test_sandbox_odds import TABLE as ODDS, _declare, _settle as settle_odds
     d = make(ODDS)
     sb = d.sb
     _declare(d)
     settle_odds(d)
-    texts = [e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel)]
+    texts = [e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine))]
     texts += sb.odds.note_lines() + [sb.status, sb.order.message or ""]
     assert any(t == "Odds" for t in texts), texts
     assert not [t for t in texts if "sim." in t or "(s)" in t], texts

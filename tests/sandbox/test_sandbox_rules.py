@@ -10,6 +10,7 @@ import tomllib
 import esper
 import pygame
 from pygame_gui.elements import UILabel
+from sim.sandbox.widgets import TextLine
 
 from sandbox_support import ROOT
 from sim.components import UnitRules
@@ -24,7 +25,7 @@ SHOWCASE = ROOT / "scenarios" / "rules_showcase.toml"
 
 
 def _card_labels(sb) -> list[str]:
-    return [e.text for e in sb.card_flow.scroll.get_container().elements if isinstance(e, UILabel)]
+    return [e.text for e in sb.card_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine))]
 
 
 def _card_text(sb) -> str:
@@ -193,7 +194,7 @@ def test_a_rule_choice_decision_names_units(make):
         d.pump(1)
     req = sb.battle.pending
     assert req is not None and req.kind == "rule_choice", req
-    labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+    labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine)))
     assert "Oathsworn Wardens: Oath of Moment: pick the enemy unit to mark" in labels
     assert "Oath of Moment (army rule)" in labels
     assert d.button("answer:mob").text == "Raider Mob" and d.button("answer:boss").text == "Raider Boss"
@@ -218,7 +219,7 @@ def test_a_call_and_a_reroll_decision_in_words(make):
                                             context={"rule": "waaagh", "roll": "charge", "unit": "mob"})
         sb.dirty.add("orders")
         d.pump(2)
-        labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+        labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine)))
         assert "re-roll Raider Mob's charge roll [1, 2]?" in labels and "mob's" not in labels
         assert d.button("answer:reroll").text == "Re-roll"
     finally:
@@ -303,7 +304,7 @@ def test_an_oath_is_sworn_in_the_decision_panel_and_shown_on_the_card(make, tmp_
         d.pump(1)
     req = sb.battle.pending
     assert req is not None and req.kind == "oath", req
-    labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+    labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine)))
     assert "Code Chivalric: swear the oath" in labels
     assert "deeds: tyrant (1-2)" in labels and "legacy (5-6) +2 OC" in labels
     assert d.button("answer:random / random").text == "random"

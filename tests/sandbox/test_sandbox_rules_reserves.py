@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pygame
 from pygame_gui.elements import UILabel
+from sim.sandbox.widgets import TextLine
 
 from sandbox_support import ROOT
 from sim.decisions import DecisionRequest
@@ -27,7 +28,7 @@ def test_a_choice_of_friendly_units_names_them_and_done(make):
     sb.answer = answers.append
     try:
         d.pump(2)
-        labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+        labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, (UILabel, TextLine)))
         assert "Gate of Infinity (army rule)" in labels and "0 of at most 3 picked" in labels
         assert d.button("answer:mob").text == "Raider Mob" and d.button("answer:boss").text == "Raider Boss"
         assert d.button("answer:done").text == "Done: no more units"
