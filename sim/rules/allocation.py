@@ -63,6 +63,8 @@ def allocation_groups(models: Sequence[TargetModel]) -> tuple[Group, ...]:
 
 def _wounded_groups(groups: Sequence[Group], models: Sequence[TargetModel]) -> set[str]:
     hurt = {m.id for m in models if m.wounded}
+    if not hurt:  # (the usual case, a unit at full wounds: no group to look through)
+        return set()
     return {g.key for g in groups if any(i in hurt for i in g.members)}
 
 
