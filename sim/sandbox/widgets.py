@@ -58,9 +58,11 @@ def text_line(rect: pygame.Rect, text: str, manager, container, object_id: str |
 
 
 def _shape(key: tuple) -> tuple:
-    """A widget key without its text (its second field): the widgets one of which can be given
-    another's text."""
-    return ("shape",) + key[:1] + key[2:]
+    """A widget key without its text (its second field), and a button's without its name (its
+    last: a name is the sandbox's handle on a button, not how it looks): the widgets one of
+    which can be given another's text (a deployment's list of units, the other player's after
+    each set-up, is the same buttons with other texts and names)."""
+    return ("shape",) + key[:1] + (key[2:-1] if key[0] == "button" else key[2:])
 
 
 class Flow:
@@ -81,6 +83,7 @@ class Flow:
         self._taken: set = set()  # ids of the reused build's widgets taken by this build
         self._old: list = []  # every widget of the reused build (those the builder made itself too)
         self._made: list = []  # (key, widget) of this build, in order
+        self._named: dict = {}  # name -> the button this build gave it
         self._dims = None  # the scrollable area's size finish() set
         self._finished = False
         self.kept_panel = False  # the last build's panel taken
@@ -164,6 +167,9 @@ class Flow:
         for w in self._old:
             if id(w) not in made and w.alive():
                 w.kill()
+        # (a button kept under another name answers to that name alone)
+        for name in [n for n, b in self.names.items() if id(b) in made and self._named.get(n) is not b]:
+            del self.names[name]
         self._old, self._spare, self._taken = [], {}, set()
 
     def kill(self) -> None:
@@ -244,7 +250,7 @@ class Flow:
         else:
             self.actions.pop(b, None)
         if name:
-            self.names[name] = b
+            self.names[name] = self._named[name] = b
         self.x += w + 4
         self.row_h = max(self.row_h, height)
         return b

@@ -114,3 +114,20 @@ def test_a_bar_keeps_its_buttons_made_again(manager):
     b.place(rect, reuse=a)
     assert names["bar:shoot"] is shoot and actions[shoot]() == 3
     assert names["bar:fight"] is not fight and not fight.alive() and actions[names["bar:fight"]]() == 4
+
+
+def test_a_button_of_the_same_shape_under_another_name_is_kept_and_answers_to_that_name_alone(manager):
+    """The deployment's list of units (the other player's after each set-up): buttons of the
+    same size, tip and style with other texts and names keep their widgets, given the text, the
+    name and the callback; the old names are gone."""
+    actions, names = {}, {}
+    f = Flow(manager, pygame.Rect(10, 10, 300, 200), actions, names)
+    olds = [f.button(f"Red unit {i}", lambda i=i: ("red", i), name=f"place:r{i}", width=200) for i in range(3)]
+    f.settle()
+    g = Flow(manager, pygame.Rect(10, 10, 300, 200), actions, names, reuse=f)
+    news = [g.button(f"Blue unit {i}", lambda i=i: ("blue", i), name=f"place:b{i}", width=200) for i in range(2)]
+    g.settle()
+    assert news == olds[:2] and not olds[2].alive()
+    assert [b.text for b in news] == ["Blue unit 0", "Blue unit 1"]
+    assert sorted(n for n, b in names.items() if b.alive()) == ["place:b0", "place:b1"]  # (the dead: the sandbox forgets them)
+    assert [actions[names[f"place:b{i}"]]() for i in range(2)] == [("blue", 0), ("blue", 1)]
