@@ -264,8 +264,11 @@ class Assembler:
         kept for the report when the engine models them."""
         found.factions = self.factions
         for p in B.items(sel, "profiles"):
-            if B.profile_kind(p) == "ability" and _shown(p) and TP.is_capacity(B.text(p, "typeId"), B.text(p, "typeName")):
-                found.transport_text.append(B.characteristics(p).get("capacity", ""))
+            chars = B.characteristics(p) if B.profile_kind(p) == "ability" else {}
+            text = chars.get("capacity") or " ".join(chars.values())
+            if chars and _shown(p) and TP.is_capacity(B.text(p, "typeId"), B.text(p, "typeName"),
+                                                      B.text(p, "name"), text):
+                found.transport_text.append(text)
             elif B.profile_kind(p) == "ability" and _shown(p):
                 desc = " ".join(v for k, v in B.characteristics(p).items())
                 found.add(B.text(p, "name"), desc, (B.text(p, "id"),))

@@ -6,7 +6,10 @@ sim.plan.deployment, each checked by the rules).
 
 * Formations (26 step 7): the default player declares what the scenario file plans (the units
   it marks ``reserves = true``, and those it marks ``embarked``), or, if that is refused, only
-  the embarked ones, else none. When the bases of the units it would deploy take more than
+  the embarked ones, else none. A file that plans no unit embarked (an army made from a
+  roster or a catalogue) has its empty DEDICATED TRANSPORTs filled first, in unit order, with
+  the units that fit (``filled``: an empty one is destroyed once formations are declared,
+  18.01). When the bases of the units it would deploy take more than
   CROWDED of its zone, it first sets the whole army up with the placement solver (the largest
   bases first, sim.rules.movement.solvers.placement.place_army); if that finds no room for
   them all, the units it could not place go into strategic reserves, as many as the 20.01 cap
@@ -36,6 +39,7 @@ from sim.plan import deployment as PD
 from sim.plan.transport import room_problems
 from sim.players import options as O
 from sim.rules.reserves import FormationUnit, reserves_problems
+from sim.rules import transport as TR
 from sim.rules.polygons import signed_area
 from sim.rules.turn import PLAYER, PreBattleStep
 from sim.world import queries as W
@@ -65,8 +69,8 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
         for cmd in (DeclareFormations(PLAYER[side], tuple(uid for uid in units if specs[uid].reserves), aboard),
                     DeclareFormations(PLAYER[side], (), aboard)):
             if battle.check(cmd) is None:
-                return room_for(battle, side, cmd)
-        return room_for(battle, side, DeclareFormations(PLAYER[side]))
+                return room_for(battle, side, filled(battle, side, cmd))
+        return room_for(battle, side, filled(battle, side, DeclareFormations(PLAYER[side])))
     keywords = {uid: tuple(sorted(W.unit_keywords(battle.units[uid]))) for uid in units}
     aboard: dict[str, str] = {}
     carriers = [uid for uid in units if W.capacity(battle.units[uid]) is not None]
@@ -85,6 +89,36 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
             if not reserves_problems(trial):
                 held.append(uid)
     return DeclareFormations(PLAYER[side], tuple(held), tuple(aboard.items()))
+
+
+def filled(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
+    """18.01 / 26 step 7 ``cmd`` with the side's DEDICATED TRANSPORTs filled, when it embarks no
+    unit: from the units (unit order) that are not in reserves and carry no one themselves, each
+    transport (unit order) takes the first that fits (the capacity rule, room_problems), so that
+    as few as can be are lost; then each takes every other that fits with those it has; ``cmd`` itself
+    when it embarks a unit already (the file's plan stands), when nothing fits, or when the
+    rules refuse the result."""
+    if cmd.embarked:
+        return cmd
+    units = PD.units_of(side)
+    ids = {u: esper.component_for_entity(u, Unit).id for u in units}
+    riders = [u for u in units if W.capacity(u) is None and ids[u] not in cmd.reserves]
+    # (the roster's keywords: its models are not on the table yet)
+    carriers = [t for t in units if TR.DEDICATED in W.roster(t).keywords and W.capacity(t) is not None]
+    inside: dict[int, list[int]] = {t: [] for t in carriers}
+    for whole in (False, True):  # (first one unit in each, that none is lost; then each as full as it goes)
+        for t in carriers:
+            for u in list(riders):
+                if not room_problems(t, inside[t] + [u]):
+                    inside[t].append(u)
+                    riders.remove(u)
+                    if not whole:
+                        break
+    aboard = tuple((ids[u], ids[t]) for t in carriers for u in inside[t])
+    if not aboard:
+        return cmd
+    out = DeclareFormations(cmd.player, cmd.reserves, aboard)
+    return out if battle.check(out) is None else cmd
 
 
 def room_for(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:

@@ -154,3 +154,25 @@ def test_18_01_a_catalogue_datasheet_imports_its_capacity(tmp_path):
     assert "DEDICATED TRANSPORT" in strider.keywords and strider.transport["models"] == 6
     # (empty when the battle starts it is destroyed, 18.01: the report says how to embark a unit)
     assert any("destroyed when the battle starts (18.01)" in n for r in rep.units for n in r.notes)
+
+
+def test_18_01_an_ability_profile_named_transport_is_read_as_the_capacity(tmp_path):
+    """Some catalogues give the capacity as an ability named Transport (typed Abilities, the
+    text in its Description) rather than a profile of the Transport type: read the same; an
+    ability of another name that mentions a capacity is not."""
+    folder = tmp_path / "cat"
+    shutil.copytree(DATA / "cat_json", folder)
+    path = folder / "Ashen Concord.json"
+    doc = json.loads(path.read_text())
+    entry = next(e for e in doc["catalogue"]["sharedSelectionEntries"] if e["name"] == "Furnace Strider")
+    entry["categoryLinks"].append({"id": "cl-tr", "name": "Dedicated Transport", "targetId": "cat-dt"})
+    entry["profiles"].append({"id": "p-cap", "name": "Transport", "typeName": "Abilities", "typeId": "ab-type",
+                              "characteristics": [{"name": "Description", "typeId": "c-desc", "$text": TEXT}]})
+    path.write_text(json.dumps(doc))
+    army, _rep = load_datasheet(path, "Furnace Strider")
+    got = _unit(army).transport
+    assert got["models"] == 6 and "INFANTRY" in got["keywords"] and got["not"] == ["BEAST"]
+    entry["profiles"][-1]["name"] = "Hauler Bay"
+    path.write_text(json.dumps(doc))
+    army, _rep = load_datasheet(path, "Furnace Strider")
+    assert _unit(army).transport is None

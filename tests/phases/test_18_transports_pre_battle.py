@@ -26,11 +26,11 @@ def _waiting(n: int, **kw) -> dict:
     return m
 
 
-def _spec():
+def _spec(capacity=CAPACITY):
     red = [unit("rhino", _waiting(1, base_mm=100, W=10, T=9), keywords=("VEHICLE", "TRANSPORT", "DEDICATED TRANSPORT"),
-                transport=CAPACITY),
+                transport=capacity),
            unit("husk", _waiting(1, base_mm=100, W=10, T=9), keywords=("VEHICLE", "TRANSPORT", "DEDICATED TRANSPORT"),
-                transport=CAPACITY),
+                transport=capacity),
            unit("squad", _waiting(3)), unit("pair", _waiting(2))]
     blue = [unit("b1", _waiting(2))]
     data = {"battle": {"name": "pre-battle", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
@@ -162,3 +162,51 @@ def test_18_04_01_a_deep_strike_transports_passengers_may_disembark_inland():
         assert W.embarked_in(b.units["squad"]) is None
     finally:
         b.__exit__(None, None, None)
+
+
+# --- the default player's battle formations: its dedicated transports filled -----------------
+
+def test_18_01_the_default_player_puts_a_unit_in_each_dedicated_transport_then_fills_them():
+    """A file that plans no unit embarked (an army made from a roster or a catalogue): the
+    default player gives each DEDICATED TRANSPORT (capacity 5 INFANTRY) a unit first (squad 3 in
+    the rhino, pair 2 in the husk: none is destroyed, where filling the rhino first would put
+    both in it and lose the husk); a transport carries no other transport."""
+    from sim.players import deployment as DEP
+    with Battle(_spec({"models": 5, "keywords": ["INFANTRY"]}), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        b._enter()
+        cmd = DEP.formations(b, 0)
+        assert cmd == DeclareFormations("red", (), (("squad", "rhino"), ("pair", "husk")))
+        b.run_command(cmd)
+        b.run_command(DeclareFormations("blue"))
+        assert not of_type(b, ev.DESTROYED_EMPTY)
+
+
+def test_18_01_the_default_player_keeps_the_file_s_plan_of_who_rides():
+    """A file that plans a unit embarked keeps its plan: the husk it leaves empty is destroyed
+    (scenarios/transport.toml shows it)."""
+    from sim.players import deployment as DEP
+    spec = _spec()
+    (squad,) = [u for u in spec.units if u.id == "squad"]
+    object.__setattr__(squad, "embarked", "rhino")
+    with Battle(spec, dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        b._enter()
+        assert DEP.formations(b, 0) == DeclareFormations("red", (), (("squad", "rhino"),))
+
+
+def test_18_01_the_default_player_fills_a_transport_as_far_as_it_goes():
+    """One dedicated transport, room for 4: the squad (3) first, then nothing else fits the
+    pair (2); with room for 6 it takes both."""
+    from sim.players import deployment as DEP
+    for room, want in ((4, (("squad", "rhino"),)), (6, (("squad", "rhino"), ("pair", "rhino")))):
+        red = [unit("rhino", _waiting(1, base_mm=100, W=10, T=9), keywords=("VEHICLE", "TRANSPORT", "DEDICATED TRANSPORT"),
+                    transport={"models": room, "keywords": ["INFANTRY"]}),
+               unit("squad", _waiting(3)), unit("pair", _waiting(2))]
+        data = {"battle": {"name": "pre-battle", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+                "armies": [{"name": "A", "units": red}, {"name": "B", "units": [unit("b1", _waiting(2))]}],
+                "mission": {"deployment": "rules", "first": "red", "defender": "red"}}
+        with Battle(parse_scenario(data, "test.toml"), dice=ForcedDice([])) as b:
+            b.run_command(StartBattle())
+            b._enter()
+            assert DEP.formations(b, 0).embarked == want, room
