@@ -106,3 +106,14 @@ def test_26_08_both_players_deploy_a_crowded_zone(kind):
         play_battle(b, spec, players=[make_player(kind, side, b, spec) for side in (0, 1)])
         held = [e["reserves"] for e in b.events if e["type"] == "battle formations" and e["player"] == "red"]
         assert held == [["tanks"]] and b.turn_state.over
+
+
+def test_20_01_a_fortification_is_never_held_by_the_random_player():
+    """The random player's reserves draw reads each unit's keywords before any is on the table
+    (its roster's): a FORTIFICATION is not held (20.01), and its formations pass the check."""
+    data = tomllib.loads(FITS_WITH_ONE_HELD)
+    data["armies"][0]["units"][0]["keywords"] = ["FORTIFICATION", "VEHICLE"]
+    with Battle(parse_scenario(data, "fort.toml")) as b:
+        _at_formations(b)
+        cmd = DEP.formations(b, 0, pick=lambda options: options[0])  # (every draw: True)
+        assert "tanks" not in cmd.reserves and b.check(cmd) is None
