@@ -140,15 +140,22 @@ def test_18_01_an_unreadable_capacity_gives_no_table_and_the_report_says_so(tmp_
     assert any("cannot read" in n and "carries nobody" in n for n in notes)
 
 
-def test_18_01_a_catalogue_datasheet_imports_its_capacity(tmp_path):
+def _dedicated_in_catalogue(tmp_path, profile: dict):
+    """The catalogue fixture's Furnace Strider made a DEDICATED TRANSPORT with ``profile``
+    added: (the catalogue's path, its document, the datasheet's entry)."""
     folder = tmp_path / "cat"
     shutil.copytree(DATA / "cat_json", folder)
     path = folder / "Ashen Concord.json"
     doc = json.loads(path.read_text())
     entry = next(e for e in doc["catalogue"]["sharedSelectionEntries"] if e["name"] == "Furnace Strider")
     entry["categoryLinks"].append({"id": "cl-tr", "name": "Dedicated Transport", "targetId": "cat-dt"})
-    entry["profiles"].append(_profile())
+    entry["profiles"].append(profile)
     path.write_text(json.dumps(doc))
+    return path, doc, entry
+
+
+def test_18_01_a_catalogue_datasheet_imports_its_capacity(tmp_path):
+    path, _doc, _entry = _dedicated_in_catalogue(tmp_path, _profile())
     army, rep = load_datasheet(path, "Furnace Strider")
     strider = _unit(army)
     assert "DEDICATED TRANSPORT" in strider.keywords and strider.transport["models"] == 6
@@ -160,15 +167,9 @@ def test_18_01_an_ability_profile_named_transport_is_read_as_the_capacity(tmp_pa
     """Some catalogues give the capacity as an ability named Transport (typed Abilities, the
     text in its Description) rather than a profile of the Transport type: read the same; an
     ability of another name that mentions a capacity is not."""
-    folder = tmp_path / "cat"
-    shutil.copytree(DATA / "cat_json", folder)
-    path = folder / "Ashen Concord.json"
-    doc = json.loads(path.read_text())
-    entry = next(e for e in doc["catalogue"]["sharedSelectionEntries"] if e["name"] == "Furnace Strider")
-    entry["categoryLinks"].append({"id": "cl-tr", "name": "Dedicated Transport", "targetId": "cat-dt"})
-    entry["profiles"].append({"id": "p-cap", "name": "Transport", "typeName": "Abilities", "typeId": "ab-type",
-                              "characteristics": [{"name": "Description", "typeId": "c-desc", "$text": TEXT}]})
-    path.write_text(json.dumps(doc))
+    path, doc, entry = _dedicated_in_catalogue(tmp_path, {
+        "id": "p-cap", "name": "Transport", "typeName": "Abilities", "typeId": "ab-type",
+        "characteristics": [{"name": "Description", "typeId": "c-desc", "$text": TEXT}]})
     army, _rep = load_datasheet(path, "Furnace Strider")
     got = _unit(army).transport
     assert got["models"] == 6 and "INFANTRY" in got["keywords"] and got["not"] == ["BEAST"]
