@@ -294,3 +294,19 @@ def test_the_default_player_advances_a_unit_a_rule_lets_shoot_and_charge_after_a
         assert "shoots in a turn it advanced" in [e["effect"] for e in _effects(b, "Thrill Seekers")]
     with _played([], ("default", "default")) as b:  # (without it: a normal move, then shooting as ever)
         assert [e["mode"] for e in of_type(b, "moved") if e["unit"] == "r"] == ["normal"]
+
+
+def test_the_tactician_never_offers_a_shot_a_rule_refuses_since_its_odds_were_kept():
+    """The tactician keeps an option's odds for the phase while the wounds they read stand; Thrill
+    Seekers turns against r's shot at b2 once q has attacked b2, though q missed (no wound lost).
+    Its next choice is one the rules accept (a 4,000-point tactician battle stopped on this)."""
+    from sim.players import make_player
+    other = unit("q", model((40, 10), ["gun"]))
+    with _fell_back(["thrill-seekers"], ("INFANTRY",), [1], others=[other]) as b:
+        _to(b, "shooting")
+        tactician = make_player("tactician", 0, b, b.scenario)
+        tactician.choose(b)  # (r's shot at b2 weighed and kept)
+        b.run_command(Shoot("q", (Selection("q/1", "gun", "b2"),)))  # a 1: misses
+        assert b.check(Shoot("r", (Selection("r/1", "gun", "b2"),))) is not None
+        cmd = tactician.choose(b).command
+        assert b.check(cmd) is None, cmd

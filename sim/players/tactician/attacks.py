@@ -290,9 +290,7 @@ def _shooting_candidates(player, battle):
         if opts:
             options[u] = opts
         yield
-    if not options:
-        return []
-    planned = plan(options)
+    planned = _legal_plan(player, battle, options)
     if not planned:
         return []
     rest: dict = {}
@@ -315,7 +313,35 @@ def _shooting_candidates(player, battle):
     return out
 
 
+def _legal_plan(player, battle, options: dict) -> list:
+    """``plan(options)`` whose first option the rules accept now. An option's odds (and the
+    check they were worked out after) are kept for the phase while the wounds they read stand
+    (``evaluate``); a rule's condition can turn against it meanwhile without a wound lost (Thrill
+    Seekers: no other unit has attacked the target this phase). Such an option is dropped, its
+    odds forgotten, and the plan made again. (The check is the one the submission reuses.)"""
+    while options:
+        planned = plan(options)
+        if not planned:
+            return []
+        first = planned[0][1]
+        if battle.check(first.command) is None:
+            return planned
+        player.memo[("odds", first.command, _signature(battle, first.command))] = None
+        options[first.unit] = [o for o in options[first.unit] if o is not first]
+        if not options[first.unit]:
+            del options[first.unit]
+    return []
+
+
 # --- fighting --------------------------------------------------------------------------------
+
+def _legal_first(battle, out: list[Scored]) -> list[Scored]:
+    """``out`` from its first candidate the rules accept now (a fight's odds are kept for the
+    phase as a shot's are, _legal_plan; the check is the one the submission reuses)."""
+    while out and battle.check(out[0].command) is not None:
+        out = out[1:]
+    return out
+
 
 def fight_option(player, battle, u: int, target: int | None) -> Option | None:
     """``u`` fights, each model at ``target`` where it can reach it (else the nearest it can;
@@ -397,7 +423,7 @@ def fight_candidates(player, battle) -> list[Scored]:
         opts = fight_options(player, battle, owed)
         out = [Scored(sum(x[0] for x in o.per_target.values()), o.command, words(o, sum(x[0] for x in o.per_target.values())))
                for o in opts]
-        return out or [Scored(0.0, O.owed_fight(battle, owed), f"{J.shown(battle, owed)} fights")]
+        return _legal_first(battle, out) or [Scored(0.0, O.owed_fight(battle, owed), f"{J.shown(battle, owed)} fights")]
     if ts.step == FightStep.FIGHT:
         eligible = fight_eligible(battle, player.side)
         if ts.forced_pick is not None:  # (15.12 a Counteroffensive's unit is the next pick)
@@ -422,7 +448,9 @@ def fight_candidates(player, battle) -> list[Scored]:
         if not scored:
             return []
         scored.sort(key=lambda s: (-s[0], s[3]))
-        out = [Scored(p, cmd, label, expect) for p, _v, cmd, label, expect in scored]
+        out = _legal_first(battle, [Scored(p, cmd, label, expect) for p, _v, cmd, label, expect in scored])
+        if not out:
+            return []
         if player.explaining:
             from sim.players.base import Weighed
             player.explain("fighting", out[0].label, [Weighed(s.label, s.value, "pts") for s in out[:5]])
