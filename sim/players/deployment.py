@@ -93,9 +93,9 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
 
 def filled(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
     """18.01 / 26 step 7 ``cmd`` with the side's DEDICATED TRANSPORTs filled, when it embarks no
-    unit: from the units (unit order) that are not in reserves and carry no one themselves, each
-    transport (unit order) takes the first that fits (the capacity rule, room_problems), so that
-    as few as can be are lost; then each takes every other that fits with those it has; ``cmd`` itself
+    unit: from the units that are not in reserves and carry no one themselves, each transport
+    first takes one that fits (the capacity rule, room_problems), matched so that as few as can
+    be are lost; then each (unit order) takes every other that fits with those it has; ``cmd`` itself
     when it embarks a unit already (the file's plan stands), when nothing fits, or when the
     rules refuse the result."""
     if cmd.embarked:
@@ -106,14 +106,20 @@ def filled(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
     # (the roster's keywords: its models are not on the table yet)
     carriers = [t for t in units if TR.DEDICATED in W.roster(t).keywords and W.capacity(t) is not None]
     inside: dict[int, list[int]] = {t: [] for t in carriers}
-    for whole in (False, True):  # (first one unit in each, that none is lost; then each as full as it goes)
-        for t in carriers:
-            for u in list(riders):
-                if not room_problems(t, inside[t] + [u]):
-                    inside[t].append(u)
-                    riders.remove(u)
-                    if not whole:
-                        break
+    # first one unit in each, that as few as can be are lost: the transport the fewest units fit
+    # first, each taking the unit that fits the fewest transports (unit order breaks ties)
+    fits = {t: [u for u in riders if not room_problems(t, [u])] for t in carriers}
+    for t in sorted(carriers, key=lambda t: (len(fits[t]), units.index(t))):
+        free = [u for u in fits[t] if u in riders]
+        if free:
+            u = min(free, key=lambda u: (sum(u in fits[x] for x in carriers), units.index(u)))
+            inside[t].append(u)
+            riders.remove(u)
+    for t in carriers:  # (then each, in unit order, as full as it goes)
+        for u in list(riders):
+            if not room_problems(t, inside[t] + [u]):
+                inside[t].append(u)
+                riders.remove(u)
     aboard = tuple((ids[u], ids[t]) for t in carriers for u in inside[t])
     if not aboard:
         return cmd
