@@ -61,8 +61,7 @@ class Capacity:
 def is_capacity(profile_type_id: str, type_name: str, name: str = "", text: str = "") -> bool:
     """A profile of the data's Transport type (by its typeId, or its type's name), or one typed
     as an ability that is named Transport and states a transport capacity (``text``: its
-    characteristics; how some catalogues give it, e.g. the Agents of the Imperium's Immolator
-    and Chimeras)."""
+    characteristics; how some catalogues give it, e.g. the Agents of the Imperium's Immolator)."""
     return (profile_type_id == CAPACITY_TYPE_ID or type_name.strip().casefold() == "transport"
             or (name.strip().casefold() == "transport" and "transport capacity" in text.casefold()))
 

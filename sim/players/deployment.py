@@ -7,9 +7,9 @@ sim.plan.deployment, each checked by the rules).
 * Formations (26 step 7): the default player declares what the scenario file plans (the units
   it marks ``reserves = true``, and those it marks ``embarked``), or, if that is refused, only
   the embarked ones, else none. A file that plans no unit embarked (an army made from a
-  roster or a catalogue) has its empty DEDICATED TRANSPORTs filled first, in unit order, with
-  the units that fit (``filled``: an empty one is destroyed once formations are declared,
-  18.01). When the bases of the units it would deploy take more than
+  roster or a catalogue) has its empty DEDICATED TRANSPORTs filled first with the units that
+  fit, a unit in each matched so that as few as can be are lost (``filled``: an empty one is
+  destroyed once formations are declared, 18.01). When the bases of the units it would deploy take more than
   CROWDED of its zone, it first sets the whole army up with the placement solver (the largest
   bases first, sim.rules.movement.solvers.placement.place_army); if that finds no room for
   them all, the units it could not place go into strategic reserves, as many as the 20.01 cap
@@ -190,10 +190,10 @@ def deploy_order(battle, side: int) -> list[int]:
     from sim.rules.movement.solvers.regions import base_area
     units = PD.to_deploy(side)
     placed = [u for u in PD.units_of(side) if not W.off_table(u)]
-    if not _crowded([_bases(u) for u in units + placed], battle.turn_state.zones()[side]):
+    bases = {u: _bases(u) for u in units + placed}
+    if not _crowded(bases.values(), battle.turn_state.zones()[side]):
         return units
-    return sorted(units, key=lambda u: (-max((base_area(f) for _m, f in _bases(u)), default=0.0),
-                                        -sum(base_area(f) for _m, f in _bases(u))))
+    return sorted(units, key=lambda u: (-max((base_area(f) for _m, f in bases[u]), default=0.0), -_area(bases[u])))
 
 
 def deploy(battle, side: int, pick=None) -> Deploy:

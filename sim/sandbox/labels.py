@@ -245,7 +245,6 @@ def _segment_distance(a, b, c, d) -> float:
     if (side(a, b, c) > 0) != (side(a, b, d) > 0) and (side(c, d, a) > 0) != (side(c, d, b) > 0):
         return 0.0
     return min(_point_segment(a, c, d), _point_segment(b, c, d), _point_segment(c, a, b), _point_segment(d, a, b))
-    return out
 
 
 _BG: dict[tuple, pygame.Surface] = {}

@@ -202,7 +202,7 @@ class Flow:
         self.y += h
 
     def label(self, text: str, object_id: str | None = None, size: int = 13, indent: int = 0,
-              width: int | None = None) -> UILabel:
+              width: int | None = None) -> UILabel | TextLine:
         self.newline()
         bold = object_id in ("#heading", "#subheading")
         size = 16 if object_id == "#heading" else max(size, 13)  # (the theme's size for labels)
@@ -260,7 +260,7 @@ class Flow:
                            width=self.text_w(text, 11) * 1.12 + 16, height=20, size=11)
 
     def inline_label(self, text: str, object_id: str | None = None, width: int | None = None,
-                     height: int = 26, size: int = 13) -> UILabel:
+                     height: int = 26, size: int = 13) -> UILabel | TextLine:
         w = width or self.text_w(text, size) * 1.15 + 12
         if self.x + w > self.PAD + self.width and self.x > self.PAD:
             self.newline()
