@@ -9,7 +9,8 @@ So the text is read sentence by sentence, and only these forms are read, into th
 
 * "This model (or FORTIFICATION) has a transport capacity of N <keywords> models", optionally
   "(excluding <list>)": N, and the keywords every passenger needs (alternatives joined by "or":
-  a list of them). The transport's own faction keywords (and ``<FACTION>``) are dropped from
+  a list of them; kinds of another type joined by "and" or "or", "13 INQUISITOR INFANTRY and
+  INQUISITORIAL AGENT models": a passenger of either kind, _either). The transport's own faction keywords (and ``<FACTION>``) are dropped from
   them: the importer keeps no faction keyword on any unit (only one army's factions meet in a
   transport);
 * "Each <list> model takes up the space of N models" (and "... and each <list> model takes up
@@ -131,7 +132,25 @@ def _need(phrase: str, factions: set[str]) -> list | None:
         return out
     if rests == [None] and None not in types:   # ("INFANTRY or MOUNTED")
         return [types]
-    return None
+    return _either(parts)
+
+
+def _either(parts: list[tuple]) -> list | None:
+    """What a passenger needs to be one of the kinds ``parts`` names, each (rest, type) a
+    conjunction ("INQUISITOR INFANTRY and INQUISITORIAL AGENT models": either kind), as the
+    table's entries (each a keyword, or a list of alternatives, all needed): one alternative from
+    each kind per entry, an entry that holds another's alternatives dropped. None for more than
+    three kinds (not read)."""
+    kinds = [[k for k in kind if k is not None] for kind in parts]
+    if len(kinds) > 3 or not all(kinds):
+        return None
+    clauses: list[list[str]] = [[]]
+    for kind in kinds:
+        clauses = [c + [k] for c in clauses for k in kind]
+    clauses = [list(dict.fromkeys(c)) for c in clauses]
+    kept = [c for i, c in enumerate(clauses)
+            if not any(set(o) < set(c) or (set(o) == set(c) and j < i) for j, o in enumerate(clauses))]
+    return [c[0] if len(c) == 1 else c for c in kept]
 
 
 def read_capacity(text: str, factions=()) -> Capacity:

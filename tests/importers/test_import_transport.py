@@ -43,6 +43,13 @@ ASHEN = ["Ashen Concord"]
      {"models": 1, "keywords": ["FURNACE WALKER"]}),
     ("This FORTIFICATION has a transport capacity of 9 EMBER\u2019S CHOSEN INFANTRY models.",
      {"models": 9, "keywords": ["INFANTRY", "EMBER'S CHOSEN"]}),
+    # (kinds of another type: a passenger of either kind, each entry one alternative of each)
+    ("This model has a transport capacity of 13 CINDER WARDEN INFANTRY and EMBER ACOLYTE models. It cannot "
+     "transport GREAT HELM models.",
+     {"models": 13, "keywords": [["CINDER WARDEN", "EMBER ACOLYTE"], ["INFANTRY", "EMBER ACOLYTE"]],
+      "not": ["GREAT HELM"]}),
+    ("This model has a transport capacity of 8 ASHEN CONCORD INFANTRY or FURNACE WALKER models.",
+     {"models": 8, "keywords": [["INFANTRY", "FURNACE WALKER"]]}),
 ])
 def test_18_01_the_forms_read_fully(text, table):
     cap = read_capacity(text, ASHEN)
@@ -177,3 +184,19 @@ def test_18_01_an_ability_profile_named_transport_is_read_as_the_capacity(tmp_pa
     path.write_text(json.dumps(doc))
     army, _rep = load_datasheet(path, "Furnace Strider")
     assert _unit(army).transport is None
+
+
+def test_18_01_a_capacity_of_either_kind_takes_each_kind_and_no_other():
+    """The entries read from "13 CINDER WARDEN INFANTRY and EMBER ACOLYTE models", as the scenario
+    loader makes them: a CINDER WARDEN INFANTRY model rides, an EMBER ACOLYTE model (not
+    INFANTRY) rides, an INFANTRY model of neither kind does not (the capacity rule)."""
+    from sim.rules.transport import Capacity
+    table = read_capacity("This model has a transport capacity of 13 CINDER WARDEN INFANTRY and EMBER ACOLYTE "
+                          "models.", ASHEN).table
+    cap = Capacity(table["models"], tuple(tuple(k) if isinstance(k, list) else (k,) for k in table["keywords"]))
+
+    def rides(*keywords):
+        return not capacity_problems("carrier", cap, [Passenger("u", (("u/1", frozenset(keywords)),))])
+
+    assert rides("INFANTRY", "CINDER WARDEN") and rides("EMBER ACOLYTE", "BEAST")
+    assert not rides("INFANTRY", "FURNACE GUARD")
