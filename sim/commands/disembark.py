@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import esper
 
 from sim.commands.base import TO, UNIT, CommandRecord, on_grid
-from sim.components import Position, Unit
+from sim.components import Unit
 from sim.plan import transport as PT
 from sim.rules import transport as TR
 from sim.rules.movement.moves import MoveType
@@ -73,18 +73,38 @@ def _describe(c: dict) -> None:
 
 # --- the automatic players' disembark ------------------------------------------------------
 
+def _mode(battle, ent: int, tactical_possible) -> tuple[str | None, str | None]:
+    """18.04 (the mode, None) the unit would disembark in now, or (None, why not): embarked in a
+    transport on the battlefield, with a model left, and the transport's move this phase
+    (sim.rules.transport.disembark_mode; ``tactical_possible`` asked only for the mode)."""
+    t = W.embarked_in(ent)
+    if t is None:
+        return None, "it is not embarked in a transport (18.04)"
+    name = esper.component_for_entity(t, Unit).id
+    if W.off_table(t):
+        return None, f"{name} is not on the battlefield (18.04)"
+    if not W.alive_models(ent):
+        return None, "it has no model left"
+    tst = W.unit_state(t)
+    return TR.disembark_mode(name, move_selected=tst.move_selected, move_type=tst.move_type,
+                             advanced=tst.advanced, fell_back=tst.fell_back, tactical_possible=tactical_possible)
+
+
+def disembark_refusal(battle, ent: int) -> str | None:
+    """Why the unit cannot disembark now as its transport's move tells (18.04), found without
+    laying its models out (None: it may try; whether a layout round its transport is legal is
+    the solver's and the check's, ``default_disembark``): what the sandbox's Disembark buttons,
+    made again after each command, are greyed with."""
+    return _mode(battle, ent, lambda: True)[1]
+
+
 def disembark_options(battle, ent: int, towards: tuple[float, float] | None = None) -> list:
     """The Disembarks the unit could make now, as the solver lays them out round its transport
     (sim.plan.transport.full_layouts, in the mode the rules give), the one starting from the
     direction of ``towards`` (a point) first. Not checked against the phase: the players
     check."""
     t = W.embarked_in(ent)
-    if t is None or W.off_table(t) or not W.alive_models(ent):
-        return []
-    tst = W.unit_state(t)
-    mode, why = TR.disembark_mode("", move_selected=tst.move_selected, move_type=tst.move_type,
-                                  advanced=tst.advanced, fell_back=tst.fell_back,
-                                  tactical_possible=lambda: PT.tactical_possible(battle, ent, t))
+    mode, why = _mode(battle, ent, lambda: PT.tactical_possible(battle, ent, t))
     if why:
         return []
     directions = PT.DIRECTIONS

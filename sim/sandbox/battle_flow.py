@@ -13,6 +13,7 @@ import esper
 from sim.names import in_words, sides_of_battle
 from sim import events as ev
 from sim.commands import Disembark, EndPhase, Ingress, SelectToMove, StartBattle, default_disembark
+from sim.commands.disembark import disembark_refusal
 from sim.components import Position, Unit
 from sim.phases.gates import where
 from sim.sandbox.tracker import army_names
@@ -229,14 +230,22 @@ class BattleFlowMixin:
             self.ingress_unit = self.ingress_ghost = None
 
     # ------------------------------------------------------------------------ transports
-    def disembark_problem(self, uid: str) -> str | None:
-        """Why unit ``uid`` cannot disembark now (None: the rules' default layout is legal)."""
+    def disembark_gate(self, uid: str) -> str | None:
+        """Why unit ``uid`` cannot disembark now, as far as the phase, the turn and its
+        transport's move tell (None: it may try; the layout is searched when it does,
+        ``disembark_problem``): the orders panel's Disembark buttons, made again after each
+        command, ask this (a layout search per embarked unit took seconds a command with a
+        community army's dozen passengers)."""
         ts = self.battle.turn_state
         if ts is None or ts.phase != Phase.MOVEMENT:
             return "units disembark in their own Movement phase (18.04)"
-        not_now = self._not_now(uid)
-        if not_now:
-            return not_now
+        return self._not_now(uid) or disembark_refusal(self.battle, self.battle.units[uid])
+
+    def disembark_problem(self, uid: str) -> str | None:
+        """Why unit ``uid`` cannot disembark now (None: the rules' default layout is legal)."""
+        gate = self.disembark_gate(uid)
+        if gate:
+            return gate
         cmd = default_disembark(self.battle, self.battle.units[uid], None)
         if cmd is None:
             return self.battle.check(Disembark(uid, ())) or "no layout round its transport is legal (18.04)"
@@ -368,7 +377,7 @@ def build_phase_panel(flow, sb) -> None:
         flow.space(2)
         flow.label("Embarked (18)", "#subheading")
         for uid, tid, owner in aboard:
-            why = sb.disembark_problem(uid) if owner == ts.active and ts.phase == Phase.MOVEMENT else None
+            why = sb.disembark_gate(uid) if owner == ts.active and ts.phase == Phase.MOVEMENT else None
             flow.inline_label(flow.fit(f"{sb.scene.units[uid].name} in {sb.scene.units[tid].name if tid in sb.scene.units else tid}", flow.width - 100),
                               width=flow.width - 100, height=26)
             if owner == ts.active and ts.phase == Phase.MOVEMENT:

@@ -35,3 +35,32 @@ def test_a_transport_shows_what_it_carries_and_a_unit_disembarks_by_its_button(m
     assert "disembark:squad" not in {n for n, b in sb.names.items() if b.alive()}
     d.pump(2)
     shot(sb.draw(), SHOTS / "transport-disembarked.png")
+
+
+def test_the_disembark_buttons_are_greyed_by_the_transport_s_move_and_search_no_layout(make, monkeypatch):
+    """The orders panel, made again after each command, greys a Disembark button by what the
+    phase, the turn and the transport's move tell (18.04) and lays no model out: with a
+    community army's dozen passengers the layouts searched for every button took seconds a
+    command. The layout is searched when the button is pressed."""
+    from sim.commands import Move, SelectToMove
+    from sim.sandbox import battle_flow
+    d = make(ROOT / "scenarios" / "transport.toml")
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    searched = []
+    real = battle_flow.default_disembark
+    monkeypatch.setattr(battle_flow, "default_disembark", lambda *a, **k: searched.append(a) or real(*a, **k))
+    sb.dirty.add("orders")
+    d.pump(2)
+    assert searched == [] and sb.names["disembark:squad"].alive()
+    assert "#unavailable" not in str(sb.names["disembark:squad"].object_ids)
+    # (the carrier advances: its passengers may not disembark this phase, 18.04)
+    b = sb.battle
+    b.run_command(SelectToMove("carrier", "advance"))
+    b.run_command(Move("carrier", (), "advance"))
+    sb.dirty.add("orders")
+    d.pump(2)
+    btn = sb.names["disembark:squad"]
+    assert "#unavailable" in str(btn.object_ids) and "advanced this phase" in (btn.tool_tip_text or ""), btn.tool_tip_text
+    assert searched == []
