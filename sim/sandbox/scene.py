@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import esper
-import numpy as np
 
 from sim import names
 from sim.components import Character, Destroyed, Position, Stats, Unit, Wounds
@@ -109,15 +108,11 @@ class Scene:
         return True
 
     def _engagement(self) -> None:
-        """03.04 engaged units, from one vectorised distance matrix of living models."""
-        live = [m for m in self.models.values() if m.alive]
-        if len(live) < 2:
-            return
-        d = geometry.distance_matrix([m.fp for m in live], [m.fp for m in live])
-        owners = np.array([m.owner for m in live])
-        close = geometry.in_engagement_range(d) & (owners[:, None] != owners[None, :])
-        for i in np.flatnonzero(close.any(axis=1)):
-            self.units[live[i].unit].engaged = True
+        """03.04 engaged units: the world's answer (W.unit_engaged, the spatial index's
+        contacts, kept while nothing moves), for the units on the table."""
+        for uv in self.units.values():
+            if not uv.destroyed and uv.embarked_in is None:
+                uv.engaged = W.unit_engaged(uv.ent)
 
     def living(self, unit_id: str) -> list[ModelView]:
         return [self.models[m] for m in self.units[unit_id].models if self.models[m].alive]
