@@ -103,24 +103,30 @@ def disembark_options(battle, ent: int, towards: tuple[float, float] | None = No
     (sim.plan.transport.full_layouts, in the mode the rules give), the one starting from the
     direction of ``towards`` (a point) first. Not checked against the phase: the players
     check."""
+    return list(_options(battle, ent, towards))
+
+
+def _options(battle, ent: int, towards: tuple[float, float] | None = None):
+    """``disembark_options`` one at a time, each direction's layout searched when it is read."""
     t = W.embarked_in(ent)
     mode, why = _mode(battle, ent, lambda: PT.tactical_possible(battle, ent, t))
     if why:
-        return []
+        return
     directions = PT.DIRECTIONS
     if towards is not None:
         fps = PT.transport_footprints(t)
         cx, cy = sum(f.x for f in fps) / len(fps), sum(f.y for f in fps) / len(fps)
         directions = (("towards", math.atan2(towards[1] - cy, towards[0] - cx)),) + PT.DIRECTIONS
     uid = esper.component_for_entity(ent, Unit).id
-    return [Disembark(uid, to) for _name, to in PT.full_layouts(battle, ent, t, mode, directions)]
+    for _name, to in PT.iter_full_layouts(battle, ent, t, mode, directions):
+        yield Disembark(uid, to)
 
 
 def default_disembark(battle, ent: int, towards: tuple[float, float] | None = None):
     """The automatic players' disembark: the solver's layout starting from the side of
     ``towards`` (else the first direction that fits); None when none fits or the rules allow
     none now (checked with Battle.check)."""
-    for cmd in disembark_options(battle, ent, towards):
+    for cmd in _options(battle, ent, towards):  # (the first legal: the later directions not searched)
         if battle.check(cmd) is None:
             return cmd
     return None

@@ -213,10 +213,16 @@ def layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS) -> list[
     possible: models that find no unengaged spot are left out, and the layouts set up engaged
     are offered only where they place more models than any unengaged one; models left out of a
     layout are destroyed (the caller's)."""
+    return list(_iter_layouts(battle, ent, t, mode, directions))
+
+
+def _iter_layouts(battle, ent: int, t: int, mode: str, directions):
+    """``layouts`` one at a time: a disembark's one direction at a time, as the solver finds
+    each (18.05's together)."""
     models = [(W.model_id(m), W.footprint(m)) for m in W.alive_models(ent)]
     tfps = transport_footprints(t)
     if not models or not tfps:
-        return []
+        return
     tfp = max(tfps, key=lambda f: (RG.base_area(f), -tfps.index(f)))   # (a unit of several: its largest)
     tc = (tfp.x, tfp.y)
     others = _others(ent, t)
@@ -237,28 +243,32 @@ def layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS) -> list[
             best = max(best, most)
             if best == len(models):
                 break
-        return out
+        yield from out
+        return
     region = _region(battle, ent, t, mode, tfp)
     far = tfp.bounding_radius + TR.set_up_distance(mode) + 12.0
-    out = []
     for name, angle in directions:
         aim = (tc[0] + far * math.cos(angle), tc[1] + far * math.sin(angle))
         got = place_unit(models, region, others, terrain, Prefer.toward(aim), unit=uid)
-        out.append((name, _rounded(got) if got else {}))
-    return out
+        yield name, (_rounded(got) if got else {})
 
 
 def full_layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS) -> list[tuple[str, tuple]]:
     """``layouts`` that place every living model and pass ``placement_problems``: (name, the
     Disembark's ``to``), in the directions' order, without repeats."""
+    return list(iter_full_layouts(battle, ent, t, mode, directions))
+
+
+def iter_full_layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS):
+    """``full_layouts`` one at a time, each direction searched only when the one before it has
+    been read (a player taking the first legal one spares the others' searches)."""
     n = len(W.alive_models(ent))
-    out, seen = [], set()
-    for name, places in layouts(battle, ent, t, mode, directions):
+    seen = set()
+    for name, places in _iter_layouts(battle, ent, t, mode, directions):
         to = tuple((mid, x, y) for mid, (x, y) in places.items())
         if len(to) == n and to not in seen and not placement_problems(battle, ent, t, mode, to):
             seen.add(to)
-            out.append((name, to))
-    return out
+            yield name, to
 
 
 def tactical_possible(battle, ent: int, t: int, to=None) -> bool:
@@ -273,7 +283,7 @@ def tactical_possible(battle, ent: int, t: int, to=None) -> bool:
     key = ("tactical", ent, t)
     got = kept.get(key)
     if got is None:
-        got = kept[key] = any(full_layouts(battle, ent, t, TR.DisembarkMode.TACTICAL, (d,)) for d in DIRECTIONS[::2])
+        got = kept[key] = any(True for _ in iter_full_layouts(battle, ent, t, TR.DisembarkMode.TACTICAL, DIRECTIONS[::2]))
     return got
 
 
