@@ -198,34 +198,32 @@ def test_18_01_the_default_player_keeps_the_file_s_plan_of_who_rides():
 def test_18_01_the_default_player_fills_a_transport_as_far_as_it_goes():
     """One dedicated transport, room for 4: the squad (3) first, then nothing else fits the
     pair (2); with room for 6 it takes both."""
-    from sim.players import deployment as DEP
     for room, want in ((4, (("squad", "rhino"),)), (6, (("squad", "rhino"), ("pair", "rhino")))):
         red = [unit("rhino", _waiting(1, base_mm=100, W=10, T=9), keywords=("VEHICLE", "TRANSPORT", "DEDICATED TRANSPORT"),
                     transport={"models": room, "keywords": ["INFANTRY"]}),
                unit("squad", _waiting(3)), unit("pair", _waiting(2))]
-        data = {"battle": {"name": "pre-battle", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
-                "armies": [{"name": "A", "units": red}, {"name": "B", "units": [unit("b1", _waiting(2))]}],
-                "mission": {"deployment": "rules", "first": "red", "defender": "red"}}
-        with Battle(parse_scenario(data, "test.toml"), dice=ForcedDice([])) as b:
-            b.run_command(StartBattle())
-            b._enter()
-            assert DEP.formations(b, 0).embarked == want, room
+        assert _default_embarks(red) == want, room
 
 
 def test_18_01_the_default_player_matches_units_to_transports_so_that_none_is_lost():
     """The first transport (unit order) takes anyone INFANTRY, the second only a PRIEST: the
     priest, first in unit order, rides in the second (the only one it can save) and the squad in
     the first; taking units in unit order would put the priest in the first and lose the second."""
-    from sim.players import deployment as DEP
     dt = ("VEHICLE", "TRANSPORT", "DEDICATED TRANSPORT")
     red = [unit("rhino", _waiting(1, base_mm=100, W=10, T=9), keywords=dt, transport={"models": 6, "keywords": ["INFANTRY"]}),
            unit("shrine", _waiting(1, base_mm=100, W=10, T=9), keywords=dt,
                 transport={"models": 6, "keywords": ["INFANTRY", "PRIEST"]}),
            unit("priest", _waiting(1), keywords=("INFANTRY", "PRIEST")), unit("squad", _waiting(3))]
+    assert _default_embarks(red) == (("squad", "rhino"), ("priest", "shrine"))
+
+
+def _default_embarks(red: list) -> tuple:
+    """Who the default player embarks where, red's units ``red`` against one blue unit."""
+    from sim.players import deployment as DEP
     data = {"battle": {"name": "pre-battle", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
             "armies": [{"name": "A", "units": red}, {"name": "B", "units": [unit("b1", _waiting(2))]}],
             "mission": {"deployment": "rules", "first": "red", "defender": "red"}}
     with Battle(parse_scenario(data, "test.toml"), dice=ForcedDice([])) as b:
         b.run_command(StartBattle())
         b._enter()
-        assert DEP.formations(b, 0).embarked == (("squad", "rhino"), ("priest", "shrine"))
+        return DEP.formations(b, 0).embarked
