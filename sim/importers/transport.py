@@ -15,7 +15,7 @@ So the text is read sentence by sentence, and only these forms are read, into th
   transport);
 * "Each <list> model takes up the space of N models" (and "... and each <list> model takes up
   the space of N models"), "The X model takes up the space of N models": ``space``;
-* "It (This model) cannot transport <list> models": ``not``.
+* "It (This model) cannot transport <list> models" (and "... or the <name>"): ``not``.
 
 A list is keywords joined by commas, "or" and "and"; each a phrase of letters (no number, no
 "model", no "with"). Any other sentence (a capacity that depends on wargear, a second kind of
@@ -39,7 +39,7 @@ _FIRST = re.compile(r"^this (?:model|fortification) has a transport capacity of 
 _EACH = re.compile(r"^each (.+?) models? takes? up the space of (\d+) models?"
                    r"(?:,? and each (.+?) models? takes? up the space of (\d+) models?)?$", re.I)
 _ONE = re.compile(r"^(?:the )?(.+?)(?: models?)? takes? up the space of (\d+) models?$", re.I)
-_NOT = re.compile(r"^(?:it|this model) cannot transport (.+?) models?$", re.I)
+_NOT = re.compile(r"^(?:it|this model) cannot transport (.+?) models?(?: or the (.+))?$", re.I)
 _LIST = re.compile(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", re.I)
 _PHRASE = re.compile(r"^(?:<FACTION>|[A-Z][A-Z'\-]*)(?: [A-Z][A-Z'\-]*)*$")
 
@@ -183,6 +183,9 @@ def read_capacity(text: str, factions=()) -> Capacity:
                 got = True
         elif (n := _NOT.match(s)) is not None:
             a = _items(n.group(1))
+            if a is not None and n.group(2):  # ("... JUMP PACK models or the Triumph of ...": one more, by name)
+                one = _keyword(n.group(2))
+                a = None if one is None else a + [one]
             if a is not None:
                 nots += a
                 got = True

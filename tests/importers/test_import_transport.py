@@ -50,6 +50,10 @@ ASHEN = ["Ashen Concord"]
       "not": ["GREAT HELM"]}),
     ("This model has a transport capacity of 8 ASHEN CONCORD INFANTRY or FURNACE WALKER models.",
      {"models": 8, "keywords": [["INFANTRY", "FURNACE WALKER"]]}),
+    # (one more barred by name after the list)
+    ("This model has a transport capacity of 12 ASHEN CONCORD INFANTRY models. It cannot transport JUMP PACK "
+     "models or the Ember Colossus of Kiln.",
+     {"models": 12, "keywords": ["INFANTRY"], "not": ["JUMP PACK", "EMBER COLOSSUS OF KILN"]}),
 ])
 def test_18_01_the_forms_read_fully(text, table):
     cap = read_capacity(text, ASHEN)
