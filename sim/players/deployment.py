@@ -71,7 +71,6 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
             if battle.check(cmd) is None:
                 return room_for(battle, side, filled(battle, side, cmd))
         return room_for(battle, side, filled(battle, side, DeclareFormations(PLAYER[side])))
-    keywords = {uid: tuple(sorted(W.roster(battle.units[uid]).keywords)) for uid in units}  # (not yet on the table)
     aboard: dict[str, str] = {}
     carriers = [uid for uid in units if W.capacity(battle.units[uid]) is not None]
     for uid in units:
@@ -82,13 +81,24 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
         if room:
             aboard[uid] = pick(room)
     held: list[str] = []
+    allows = _cap(battle, units, aboard)
     for uid in units:
-        if uid not in aboard and pick([True, False, False, False]):
-            trial = [FormationUnit(u, u in held or u == uid, specs[u].points, keywords[u], embarked_in=aboard.get(u))
-                     for u in units]
-            if not reserves_problems(trial):
-                held.append(uid)
+        if uid not in aboard and pick([True, False, False, False]) and allows(held, uid):
+            held.append(uid)
     return DeclareFormations(PLAYER[side], tuple(held), tuple(aboard.items()))
+
+
+def _cap(battle, units: list[str], aboard: dict):
+    """20.01 / Part A ruling 27 The reserves cap for the side's ``units`` (ids), ``aboard`` (unit
+    -> transport) embarked: ``allows(held, uid)``, whether holding ``uid`` with ``held`` keeps it
+    (each unit's keywords its roster's: no model is on the table yet)."""
+    specs = {u.id: u for u in battle.scenario.units}
+    keywords = {uid: tuple(sorted(W.roster(battle.units[uid]).keywords)) for uid in units}
+
+    def allows(held, uid: str) -> bool:
+        return not reserves_problems([FormationUnit(u, u in held or u == uid, specs[u].points, keywords[u],
+                                                    embarked_in=aboard.get(u)) for u in units])
+    return allows
 
 
 def filled(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
@@ -138,7 +148,6 @@ def room_for(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
     finding no room in the 6" strips its own army stood in, where this order lost one unit in 48.)"""
     from sim.rules.movement.solvers import placement as PL
     from sim.rules.movement.solvers import regions as RG
-    specs = {u.id: u for u in battle.scenario.units}
     units = [esper.component_for_entity(u, Unit).id for u in PD.units_of(side)]
     held, aboard = list(cmd.reserves), dict(cmd.embarked)
     bases = {uid: _bases(battle.units[uid]) for uid in units if uid not in held and uid not in aboard}
@@ -147,16 +156,14 @@ def room_for(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
         return cmd
     board = tuple(battle.scenario.board)
     region, centre = RG.deployment(zone, board), PL.Prefer.toward((board[0] / 2, board[1] / 2))
-    keywords = {uid: tuple(sorted(W.roster(battle.units[uid]).keywords)) for uid in units}
+    allows = _cap(battle, units, aboard)
     while True:
         got = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre)
         if got:
             break
         added = False
         for uid in [got.unit] + [u for u in bases if u not in got.placed and u != got.unit]:
-            trial = [FormationUnit(u, u in held or u == uid, specs[u].points, keywords[u], embarked_in=aboard.get(u))
-                     for u in units]
-            if uid in bases and not reserves_problems(trial):
+            if uid in bases and allows(held, uid):
                 held.append(uid)
                 del bases[uid]
                 added = True
