@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 __all__ = ["GRID", "SNAP_REACH", "AIM_MARGIN", "snap", "snap_shifted", "snap_array", "snap_point",
-           "snap_places", "snap_turns", "snap_key", "snap_keys", "KEY_STEP"]
+           "snap_places", "snap_turns", "snap_facing", "snap_faces", "snap_key", "snap_keys", "KEY_STEP"]
 
 GRID = 1e-6                      # inches: the step of every position a command carries
 _PER_INCH = 1_000_000.0          # 1 / GRID, exact as a float
@@ -89,6 +89,26 @@ def snap_turns(via):
         return via
     return tuple((t[0], tuple((_snapped(p[0]), _snapped(p[1])) if _sized(p, 2) else p for p in t[1]))
                  if _sized(t, 2) and isinstance(t[1], (tuple, list)) else t for t in via)
+
+
+FACING_GRID = 1e-6  # degrees: the step of every facing a command carries (03.01 a model turned)
+
+
+def snap_facing(a: float) -> float:
+    """A facing in degrees on its grid, in [0, 360): ``a`` modulo 360 rounded to 1e-6 degrees
+    (at a 9" hull's tip, 8e-11": far below the position grid), so a facing a solver worked out
+    with numpy reads the same on every machine, and 360 and -0.0 read as 0."""
+    v = round((a % 360.0) * 1_000_000.0) / 1_000_000.0
+    return 0.0 if v >= 360.0 or v == 0.0 else v
+
+
+def snap_faces(face):
+    """A command's ``face`` ((model id, degrees), ...) with each facing on its grid (anything
+    not of that shape, or not a finite number, left as it is for the check to refuse)."""
+    if not isinstance(face, (tuple, list)):
+        return face
+    return tuple((t[0], snap_facing(t[1])) if _sized(t, 2) and type(t[1]) in (int, float) and math.isfinite(t[1])
+                 else t for t in face)
 
 
 def snap_key(v: float) -> float:

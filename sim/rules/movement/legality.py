@@ -2,8 +2,10 @@
 
 The path model (Part A ruling 14): a model's move is a polyline of its base centre; its length
 is the distance used (03.01: the sum of the straight-line segments; rotations are free). The
-base keeps its facing along the path and takes its end facing at the last point (rotations
-are free and not swept). While moving, the swept base (the base dragged along each segment):
+base keeps its facing along the path; a model given an end facing turns in place, the shorter
+way, at the end of its path, or (where that is not clear) at its start, the path then taken at
+the new facing (``turn_blocker``: the turn's swept area, sim.rules.movement.turning). While
+moving, the swept base (the base dragged along each segment, or turning):
 
 * may cross friendly bases, never enemy bases (03.01) unless the move allows it
   (``through_enemies``: Desperate Escape 09.07, 17.01, taking to the skies 21.03);
@@ -54,6 +56,7 @@ from sim.rules.movement.kernels import (_seg_point_dist, core_edges, near_points
                                     rows_near_box, placed_distances, placed_overlaps, distances_from, fps_to_rows,
                                     fps_distance_matrix, unit_distance, path_length)
 from sim.rules.movement.round_paths import _DENSE_RULE, _box_near, _dense_message, round_path_checks
+from sim.rules.movement.turning import turn_disc, turn_samples, turned
 from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
 
@@ -61,7 +64,7 @@ __all__ = [
     "Body", "MoveProblem", "Point", "BodyIndex", "TerrainIndex", "as_index", "terrain_index",
     "path_length", "check_move", "end_coherency_problems", "end_coherent", "engaged_units",
     "unit_distance", "distances_from",
-    "path_blocker", "end_blocker", "end_blockers", "blocking_rows", "board_mask", "overlap_mask",
+    "path_blocker", "turn_blocker", "end_blocker", "end_blockers", "blocking_rows", "board_mask", "overlap_mask",
     "feature_mask", "straight_paths_clear", "placed_distances", "placed_overlaps", "near_rows",
     "fps_distance_matrix", "fps_to_rows", "segments_polys_distance", "EdgeSet", "TOUCH", "START_TOL",
 ]
@@ -86,12 +89,15 @@ def blocking_rows(idx: BodyIndex, player: int, through_enemies: bool,
 
 def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
                  board: tuple[float, float], blockers: np.ndarray, *,
-                 may_cross_dense: bool | float, first_only: bool = True) -> list[tuple[str, str, str, float | None]]:
+                 may_cross_dense: bool | float, first_only: bool = True,
+                 turning: str | None = None) -> list[tuple[str, str, str, float | None]]:
     """03.01 / 13.06 What stops the base ``fp`` (at its start facing) being dragged along the
     polyline ``pts`` (k, 2): enemy bases among ``blockers`` (rows of ``idx``) it would cross,
     the battlefield edge, and dense features it may not cross (``may_cross_dense``). Returns
     (kind, rule, message, distance) tuples, kind "enemy" / "edge" / "dense"; at most one of
-    each kind (the first along the path); only the first found if ``first_only``."""
+    each kind (the first along the path); only the first found if ``first_only``.
+    ``turning``: the base stands in place as part of a turn (``turn_blocker``), and the
+    messages say so, from these words ("turning to 90 degrees")."""
     out: list[tuple[str, str, str, float | None]] = []
     pts = np.asarray(pts, dtype=float).reshape(-1, 2)
     W, H = board
@@ -108,7 +114,8 @@ def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIn
     over = np.maximum(np.maximum(-lo[:, 0], -lo[:, 1]), np.maximum(hi[:, 0] - W, hi[:, 1] - H))
     if np.any(over > TOUCH):
         k = int(np.argmax(over > TOUCH))
-        out.append(("edge", "03.01", f"its base would go {over[k]:.2f}\" over the battlefield edge "
+        where = f"{turning}, " if turning else ""
+        out.append(("edge", "03.01", f"{where}its base would go {over[k]:.2f}\" over the battlefield edge "
                     f"at ({pts[k, 0]:.2f}, {pts[k, 1]:.2f})", float(over[k])))
         if first_only:
             return out
@@ -123,7 +130,8 @@ def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIn
         hit = _sweep_hits(fp, r, off, a, b, idx, near)
         if hit is not None:
             seg, j, depth = hit
-            out.append(("enemy", "03.01", f"its path crosses the base of enemy model {idx.ids[j]} "
+            out.append(("enemy", "03.01", f"{turning}, its base would cross the base of enemy model {idx.ids[j]} "
+                        f"(by {depth:.2f}\")" if turning else f"its path crosses the base of enemy model {idx.ids[j]} "
                         f"(by {depth:.2f}\") on segment {seg + 1}", depth))
             if first_only:
                 return out
@@ -132,7 +140,10 @@ def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIn
         hit = _dense_hit(fp, off, a, b, dense)
         if hit is not None:
             _seg, p, depth = hit
-            out.append(("dense", _DENSE_RULE, _dense_message(dense.polys[p]), depth))
+            msg = _dense_message(dense.polys[p])
+            if turning:
+                msg = f"{turning}, " + msg.replace("its path crosses", "its base would cross", 1)
+            out.append(("dense", _DENSE_RULE, msg, depth))
     order = {"enemy": 0, "edge": 1, "dense": 2}
     return sorted(out, key=lambda p: order[p[0]])
 
@@ -147,6 +158,36 @@ def _hull_path_problems(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: Te
 
 # (its compiled twin answers the paths with nothing to find, where built: sim.rules.compiled)
 _hull_path_problems = kernel("movement.hull_path_problems", _hull_path_problems)
+
+
+def turn_blocker(fp: Footprint, angle: float, idx: BodyIndex, terr: TerrainIndex, board: tuple[float, float],
+                 blockers: np.ndarray, *, may_cross_dense: bool | float,
+                 first_only: bool = True) -> list[tuple[str, str, str, float | None]]:
+    """03.01 / Part A ruling 14 What stops the base ``fp`` turning in place to ``angle`` (the
+    shorter way, sim.rules.movement.turning): ``path_blocker``'s checks (enemy bases among
+    ``blockers``, the battlefield edge, dense features it may not cross) of the area the turn
+    sweeps. The disc holding every facing first (a turn in the open is clear at once); else
+    each grown sample of the turn, in turning order. Returns ``path_blocker``'s tuples, at most
+    one of each kind (the deepest of the turn); only the first found if ``first_only``. Errs knowingly by
+    ``turning.TURN_MARGIN`` (a turn passing that near a blocker is refused)."""
+    if not turned(fp, angle):
+        return []
+    here = np.array([[fp.x, fp.y], [fp.x, fp.y]])
+    if not path_blocker(turn_disc(fp), here, idx, terr, board, blockers, may_cross_dense=may_cross_dense):
+        return []
+    words = f"turning to {angle:g} degrees"
+    found: dict[str, tuple] = {}
+    for s in turn_samples(fp, angle):
+        for p in path_blocker(s, here, idx, terr, board, blockers, may_cross_dense=may_cross_dense,
+                              first_only=False, turning=words):
+            got = found.get(p[0])
+            if got is None or (p[3] is not None and got[3] is not None and p[3] > got[3]):
+                found[p[0]] = p  # (of each kind, the deepest: how far the whole turn goes over)
+        if found and first_only:
+            break
+    order = {"enemy": 0, "edge": 1, "dense": 2}
+    out = sorted(found.values(), key=lambda p: order[p[0]])
+    return out[:1] if first_only else out
 
 
 def _sweep_hits(fp, r, off, a, b, idx, rows):
@@ -612,6 +653,10 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
         pts = _points(path)
         if not pts:
             ends.append(fp0 if ang is None else fp0.moved(fp0.x, fp0.y, ang))
+            if ang is not None:  # (it turns where it stands)
+                for _kind, rl, msg, dist in turn_blocker(fp0, ang, idx, terr, board, blockers,
+                                                         may_cross_dense=may_cross_dense, first_only=False):
+                    mine.append(MoveProblem(mid, rl, msg, dist))
             continue
         if not all(math.isfinite(x) and math.isfinite(y) for x, y in pts):
             mine.append(MoveProblem(mid, "03.01", "its path has a non-finite point"))
@@ -637,12 +682,18 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
             round_paths.append((r, pts))
             continue
         arr = np.array(pts, dtype=float)
-        for kind, rl, msg, dist in _hull_path_problems(fp0, arr, idx, terr, board, blockers, may_cross_dense):
+        found = _hull_path_problems(fp0, arr, idx, terr, board, blockers, may_cross_dense)
+        if ang is not None and turned(fp0, ang):
+            # (a turn is free, and made where it is clear: at the end of the path, or else at its
+            # start, the path then taken at the new facing; refused, the turn at the end says why)
+            found = found + turn_blocker(fp0.moved(x1, y1), ang, idx, terr, board, blockers,
+                                         may_cross_dense=may_cross_dense, first_only=False)
+            if found and not (turn_blocker(fp0, ang, idx, terr, board, blockers, may_cross_dense=may_cross_dense)
+                              or _hull_path_problems(fp0.moved(fp0.x, fp0.y, ang), arr, idx, terr, board, blockers,
+                                                     may_cross_dense)):
+                found = []
+        for kind, rl, msg, dist in found:
             mine.append(MoveProblem(mid, rl, msg, dist))
-        if not (end.shape == fp0.shape and end.angle == fp0.angle):
-            for kind, rl, msg, dist in _hull_path_problems(end, arr[-1:], idx, terr, board, blockers, True):
-                if kind == "edge":
-                    mine.append(MoveProblem(mid, rl, msg, dist))
     if round_paths:
         round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per)
     # end of move: overlaps with other models, features, engagement

@@ -24,9 +24,13 @@ SPACING / 2 short of the deepest outline point: an overlap can only look shallow
 looks like a clearance of SPACING / 2 or more.
 
 Paths (Part A ruling 14): a base keeps its start facing along its path, stepped every ``STEP``
-(every vertex included), and takes its end facing at the last point (rotations are free and
-not swept). A path of one point sweeps nothing. Engagement is tested at the end only (ruling
-15).
+(every vertex included). A path of one point sweeps nothing. A model given an end facing turns
+in place (03.01: rotations cost no distance, but the base may not pass through what it may
+not cross), the shorter way (a round base does not turn; an oval or a rectangle looks the same
+turned half a circle, so a turn is at most a quarter circle), stepped so that no point of the
+base moves more than ``STEP`` between two steps: at the end of its path, or, if that is not
+clear, at its start, the path then taken at the end facing (the contract of ``check_move``).
+Engagement is tested at the end only (ruling 15).
 
 The margin: a question is decided only if its deciding quantity is more than ``MARGIN`` (0.03")
 from its threshold, and is otherwise answered None (not compared). That is sound:
@@ -312,10 +316,16 @@ def oracle_verdict(unit, paths, bodies, areas, board, *, max_distance, rule,
             ask["start"] = True if gap > START_FAR else False if gap < START_AT else None
             if ask["start"] is False:
                 limit = max_distance[b.model] if isinstance(max_distance, Mapping) else max_distance
-                path_questions(ask, base_shape(b.fp), base_shape(end_fp), pts, float(limit),
-                               blockers, [] if may_cross_dense else dense, board)
+                crossed = [] if may_cross_dense else dense
+                if not turn_degrees(b.fp, turn):
+                    path_questions(ask, base_shape(b.fp), base_shape(end_fp), pts, float(limit),
+                                   blockers, crossed, board)
+                else:
+                    turned_path_questions(ask, b.fp, turn, pts, float(limit), blockers, crossed, board)
             else:                              # a path off its model is not read further
                 ask.update(dict.fromkeys(PATH_KINDS, NOT_ASKED))
+        elif turn_degrees(b.fp, turn):         # it turns where it stands
+            ask.update(turn_questions(b.fp, turn, blockers, [] if may_cross_dense else dense, board))
         end = base_shape(end_fp)
         ends.append(end)
         stays = not len(pts) and turn is None  # (ruling 13 binds the models that move)
@@ -345,6 +355,48 @@ def path_questions(ask, start: Shape, end: Shape, pts, limit, blockers, dense, b
         ask["dense"] = overlaps_any(start, along, dense)
     ask["edge"] = above(max(board_overshoot(start, along, board),
                             board_overshoot(end, pts[-1:], board)), 0.0)
+
+
+def turn_degrees(fp, angle) -> float:
+    """The turn from ``fp``'s facing to ``angle``, the shorter way, in (-90, 90] degrees (0: no
+    turn: none asked, a round base, or half a circle)."""
+    if angle is None or fp.shape == "round":
+        return 0.0
+    d = (angle - fp.angle) % 180.0
+    return d - 180.0 if d > 90.0 else d
+
+
+def turn_questions(fp, angle, blockers, dense, board) -> dict:
+    """03.01 The questions of ``fp`` turning in place to ``angle`` (``turn_degrees``), its
+    facing stepped so that no point of the base moves more than STEP: does it cross a base of
+    ``blockers``, a polygon of ``dense``, the board edge."""
+    d = turn_degrees(fp, angle)
+    bound = base_shape(fp).bound
+    n = max(1, math.ceil(math.radians(abs(d)) * bound / STEP))
+    shapes = [base_shape(fp.moved(fp.x, fp.y, fp.angle + d * i / n)) for i in range(n + 1)]
+    return {"enemy": any_of(overlaps_any(x, x.c, blockers) for x in shapes),
+            "dense": any_of(overlaps_any(x, x.c, dense) for x in shapes),
+            "edge": above(max(board_overshoot(x, x.c, board) for x in shapes), 0.0)}
+
+
+def turned_path_questions(ask, fp, angle, pts, limit, blockers, dense, board) -> None:
+    """``path_questions`` for a model that turns: turning at the end of its path (the path at
+    its start facing, then the turn), unless turning at its start (the turn, then the path at
+    its end facing) is clear of all three kinds; unsure of a kind where the second is unsure
+    and the first finds it."""
+    start = base_shape(fp)
+    at_end = {}
+    path_questions(at_end, start, start, pts, limit, blockers, dense, board)
+    ask["distance"] = at_end.pop("distance")
+    turn = turn_questions(fp.moved(pts[-1, 0], pts[-1, 1]), angle, blockers, dense, board)
+    at_end = {k: any_of([at_end.get(k, False), turn[k]]) for k in ("enemy", "dense", "edge")}
+    first = turn_questions(fp, angle, blockers, dense, board)
+    then = {}
+    path_questions(then, base_shape(fp.moved(fp.x, fp.y, angle)), base_shape(fp.moved(fp.x, fp.y, angle)),
+                   pts, limit, blockers, dense, board)
+    at_start = any_of([first[k] for k in first] + [then.get(k, False) for k in ("enemy", "dense", "edge")])
+    for k, v in at_end.items():
+        ask[k] = False if at_start is False or v is False else v if at_start is True else None
 
 
 def coherency_verdict(ids, ends) -> dict:
@@ -407,7 +459,9 @@ def engine_kind(p) -> tuple:
                         ("not_in_unit", "is not a model of unit"),
                         ("bad_path", "non-finite"), ("start", "its path starts at"),
                         ("distance", "may move at most"), ("enemy", "crosses the base of enemy"),
+                            ("enemy", "would cross the base of enemy"),
                         ("edge", "over the battlefield edge"), ("dense", "crosses a dense feature"),
+                            ("dense", "would cross a dense feature"),
                         ("engagement", "engagement range")):
         if words in msg:
             return (None if kind == "no_unit" else p.model, kind)

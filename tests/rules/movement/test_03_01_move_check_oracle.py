@@ -160,9 +160,21 @@ HAND = {   # name: (bodies, areas, paths, options, the questions answered True)
     "friendly bases may be crossed, not ended on": (
         [rb("a/1", 5, 5), rb("f/1", 8, 5), rb("f/2", 11, 5)], [], {"a/1": [(5, 5), (11, 5)]}, {},
         {("a/1", "overlap")}),
-    "a rectangle slides 0.1\" clear of a wall, then turns into it (turns are not swept)": (
+    "a rectangle slides 0.1\" clear of a wall, then turns into it (the turn sweeps it)": (
         [hull("a/1", "rect", 5, 5, 4, 2)], [box("w", 3, 6.1, 15, 7)], {"a/1": [(5, 5), (10, 5)]},
-        {"angles": {"a/1": 90.0}}, {("a/1", "feature")}),
+        {"angles": {"a/1": 90.0}}, {("a/1", "feature"), ("a/1", "dense")}),
+    "a rectangle turning in place swings across an enemy base at its corner": (
+        [hull("a/1", "rect", 5, 5, 4, 1), rb("b/1", 6.3, 6.3, 2)], [], {}, {"angles": {"a/1": 90.0}},
+        {("a/1", "enemy")}),
+    "and turned the other way round, the same (the shorter way)": (
+        [hull("a/1", "rect", 5, 5, 4, 1), rb("b/1", 6.3, 6.3, 2)], [], {}, {"angles": {"a/1": 270.0}},
+        {("a/1", "enemy")}),
+    "a rectangle that cannot turn at the end of its path turns at its start": (
+        [hull("a/1", "rect", 5, 5, 4, 1)], [box("w", 16.0, 6.0, 16.5, 6.5)], {"a/1": [(5, 5), (13, 5)]},
+        {"angles": {"a/1": 90.0}, "max_distance": 10.0}, set()),
+    "but not where a post stands by each end": (
+        [hull("a/1", "rect", 5, 5, 4, 1)], [box("w", 16.0, 6.0, 16.5, 6.5), box("v", 6.0, 6.0, 6.5, 6.5)],
+        {"a/1": [(5, 5), (15, 5)]}, {"angles": {"a/1": 90.0}, "max_distance": 12.0}, {("a/1", "dense")}),
     "a rectangle may not cross a dense wall": (
         [hull("a/1", "rect", 5, 5, 4, 2)], [box("w", 8, 2, 8.4, 9)], {"a/1": [(5, 5), (11, 5)]},
         {}, {("a/1", "dense")}),

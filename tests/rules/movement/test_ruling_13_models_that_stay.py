@@ -49,4 +49,6 @@ def test_ruling_13_a_model_turned_in_place_is_checked_too():
     assert check_move("a", {}, upright, container(), BOARD, max_distance=6.0, rule="09.05") == []
     turned = check_move("a", {}, upright, container(), BOARD, max_distance=6.0, rule="09.05",
                         angles={"a/2": 0.0})
-    assert [m for m, k in kinds(turned) if k == "feature"] == ["a/2"]
+    assert [m for m, k in kinds(turned) if k == "feature"] == ["a/2", "a/2"]
+    # (turning, it sweeps across the wall on its way: 03.01, sim.rules.movement.turning)
+    assert "turning to 0 degrees, its base would cross a dense feature" in turned[0].message

@@ -1,0 +1,83 @@
+"""03.01 A model turning about its base centre (rotations cost no distance; Part A ruling 14):
+the area its base sweeps, as bases in place that cover it, for the path checks to test
+(sim.rules.movement.legality.turn_blocker).
+
+A round base looks the same at any facing, and an oval or rectangular base the same turned
+half a circle, so a turn is made the shorter way to the facing asked for, at most a quarter
+circle. The swept area is covered, never under-covered, by:
+
+* ``turn_disc``: the disc about the centre holding the base at every facing (a turn whose disc
+  meets nothing that blocks is clear, whatever its angle: the usual turn, in the open);
+* ``turn_samples``: otherwise, the base at facings ``step`` apart from the first to the last,
+  each grown so that it holds the base at every facing within half a step of it. Between two
+  samples a point of the base moves along an arc; at half a step from the nearer sample it is
+  at most ``rho * step / 2`` away from where that sample has it (``rho``, the base's bounding
+  radius), and ``step`` is chosen so that this is at most ``TURN_MARGIN``.
+
+The growth: a rectangle grown by the margin on every side holds itself widened by it (its
+Minkowski sum with a disc of that radius). An oval base is a polygon of ``OVAL_VERTICES``
+corners on an ellipse of half-axes a and b (sim.rules.geometry): widened by ``m`` it lies in
+the ellipse of half-axes a + k m, b + k m with k = (a + b) / (2 sqrt(a b)). (Support
+functions: the widened ellipse's is |x| + m, x = (a u1, b u2) for a unit direction u; the
+grown one's is |x + k m u| >= |x| + k m (x . u) / |x|, and |x| / (x . u) is at most k, its
+greatest at u1^2 = b / (a + b).) The polygon drawn on an ellipse holds that ellipse scaled by
+cos(pi / n), so the grown polygon's half-axes are those divided by cos(pi / n). So a turn refused errs knowingly: it is refused when the base would pass
+within ``TURN_MARGIN`` (and that growth) of something it may not cross, never let through
+when it would cross it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.rules.geometry import OVAL_VERTICES, Footprint
+
+__all__ = ["TURN_MARGIN", "turn_angle", "turn_disc", "turn_samples", "turned"]
+
+TURN_MARGIN = 0.01  # inches: how near a sampled turn's base may be to what it may not cross
+
+
+def turn_angle(fp: Footprint, angle: float) -> float:
+    """The turn, in degrees, from ``fp``'s facing to ``angle`` the shorter way: in (-90, 90]
+    for a base the same turned half a circle (oval, rectangle), 0.0 for a round base."""
+    if fp.shape == "round":
+        return 0.0
+    d = (float(angle) - fp.angle) % 180.0
+    return d - 180.0 if d > 90.0 else d
+
+
+def turned(fp: Footprint, angle: float) -> bool:
+    """Whether turning ``fp`` to ``angle`` changes where its base lies."""
+    return turn_angle(fp, angle) != 0.0
+
+
+def _grown(fp: Footprint, margin: float) -> Footprint:
+    """``fp`` grown to hold itself widened by ``margin`` (this module's docstring)."""
+    if fp.shape == "rect":
+        return Footprint(fp.shape, fp.x, fp.y, fp.length + 2 * margin, fp.width + 2 * margin, fp.angle)
+    a, b = 0.5 * max(fp.length, fp.width), 0.5 * min(fp.length, fp.width)
+    grow = margin * (a + b) / (2.0 * math.sqrt(a * b))
+    scale = 1.0 / math.cos(math.pi / OVAL_VERTICES)
+    # (the growth is added to both half-axes, so the longer axis stays the longer one)
+    return Footprint(fp.shape, fp.x, fp.y, 2 * (0.5 * fp.length + grow) * scale, 2 * (0.5 * fp.width + grow) * scale,
+                     fp.angle)
+
+
+def turn_disc(fp: Footprint) -> Footprint:
+    """The round base about ``fp``'s centre that holds its grown base (``_grown``) at every
+    facing: the whole of any turn's swept area."""
+    r = _grown(fp, TURN_MARGIN).bounding_radius
+    return Footprint("round", fp.x, fp.y, 2 * r, 2 * r, 0.0)
+
+
+def turn_samples(fp: Footprint, angle: float) -> list[Footprint]:
+    """The grown bases (``_grown``) at facings from ``fp``'s own to ``angle`` (turned the
+    shorter way, ``turn_angle``), evenly spaced at most ``2 * TURN_MARGIN / rho`` radians
+    apart (``rho``: the base's bounding radius), the first and the last included: together
+    they hold every point the base passes over as it turns. Empty when the turn is none."""
+    d = turn_angle(fp, angle)
+    if d == 0.0:
+        return []
+    step = math.degrees(2.0 * TURN_MARGIN / fp.bounding_radius)
+    k = max(1, math.ceil(abs(d) / step))
+    return [_grown(fp.moved(fp.x, fp.y, fp.angle + d * i / k), TURN_MARGIN) for i in range(k + 1)]
