@@ -47,16 +47,21 @@ class Character:
 
 @dataclass(slots=True)
 class Position:
-    """Centre of the model's footprint on the 2-D battlefield, in inches (Part A ruling 1)."""
+    """Centre of the model's footprint on the 2-D battlefield, in inches (Part A ruling 1), and
+    the facing it was last turned to (03.01: a model may rotate as it moves or is set up), in
+    degrees; None: its base's own (``Base.angle``, the scenario's), so a model never turned
+    states nothing more."""
 
     x: float
     y: float
+    angle: float | None = None
 
 
 @dataclass(slots=True)
 class Base:
     """The model's footprint: 'round' (diameter = length), 'oval' or 'rect' (length x width), in
-    inches, rotated by ``angle`` degrees (Part A ruling 1)."""
+    inches, rotated by ``angle`` degrees (Part A ruling 1) as the scenario sets it up; a turn
+    during the battle is the model's ``Position.angle``."""
 
     shape: str
     length: float

@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from sim.rules.grid import snap_places, snap_turns
+from sim.rules.grid import snap_faces, snap_places, snap_turns
 from sim.rules.turn import FightStep, Phase, PreBattleStep
 
 MISSING = object()  # (a field with no default must be given)
@@ -118,6 +118,12 @@ TO = Field("to", "a list", lambda v: isinstance(v, list), dump=lambda v: [list(t
 VIA = Field("via", "a list", lambda v: isinstance(v, list), dump=_dump_via, load=_load_via, default=(),
             omit=True, each=_turning, each_what="[model id, [[x, y], ...]]")
 """Part A ruling 14: each model's turning points, if its path is not straight."""
+FACE = Field("face", "a list", lambda v: isinstance(v, list), dump=lambda v: [list(t) for t in v],
+             load=lambda rows: tuple((str(t[0]), float(t[1])) for t in rows), default=(), omit=True,
+             each=lambda t: isinstance(t, list) and len(t) == 2 and _is_str(t[0]) and _is_number(t[1]),
+             each_what="[model id, degrees]")
+"""03.01 the facing each model that turns ends its move (or is set up) at, in degrees; a model
+left out keeps its own."""
 FLY = Field("fly", "true or false (21.03 take to the skies)", lambda v: type(v) is bool, default=False, omit=True)
 TARGETS = Field("targets", "a list of unit ids", lambda v: isinstance(v, list) and all(_is_str(t) for t in v),
                 dump=list, load=lambda v: tuple(str(t) for t in v))
@@ -137,6 +143,9 @@ def on_grid(cmd) -> None:
     via = getattr(cmd, "via", None)
     if via:
         object.__setattr__(cmd, "via", snap_turns(via))
+    face = getattr(cmd, "face", None)
+    if face:
+        object.__setattr__(cmd, "face", snap_faces(face))
 
 
 def optional_str(name: str, what: str) -> Field:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import TO, UNIT, VIA, CommandRecord, on_grid, Field
+from sim.commands.base import FACE, TO, UNIT, VIA, CommandRecord, on_grid, Field
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases import pre_battle as PRE
@@ -49,6 +49,7 @@ class Deploy:
 
     unit: str
     to: tuple[tuple[str, float, float], ...]
+    face: tuple = ()  # (model id, degrees): 03.01 the facing a model is set up at, if not its own
 
     __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
@@ -62,6 +63,7 @@ class ScoutMove:
     unit: str
     to: tuple[tuple[str, float, float], ...]
     via: tuple = ()
+    face: tuple = ()  # (model id, degrees): 03.01 the facing a model turns to (or is set up at)
 
     __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
@@ -137,18 +139,20 @@ def _apply_formations(battle, cmd: DeclareFormations):
 
 # --- 26 step 8 -----------------------------------------------------------------------------
 
-def _set_up(battle, ent: int, to, what: str) -> list[tuple[str, object]]:
-    """Each model of the unit once, at a finite position: (model id, its footprint there)."""
+def _set_up(battle, ent: int, to, what: str, face=()) -> list[tuple[str, object]]:
+    """Each model of the unit once, at a finite position: (model id, its footprint there,
+    turned as ``face`` says, else as it faces)."""
     uid = esper.component_for_entity(ent, Unit).id
     ids = [W.model_id(m) for m in W.unit_models(ent, living=False)]
     if sorted(t[0] for t in to) != sorted(ids):
         raise PlanError(f"{what} sets up every model of {uid} once ({', '.join(ids)})")
     fps = []
+    turns = MV.facings_of(battle, ent, face, to) if face else {}
     for mid, x, y in to:
         if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > MV.FAR or abs(y) > MV.FAR:
             raise PlanError(f"{mid} would be set up off the battlefield, at ({x:g}, {y:g}) (03.02)")
         b = W.footprint(battle.models[mid])
-        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, b.angle)))
+        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, turns.get(mid, b.angle))))
     return fps
 
 
@@ -197,23 +201,29 @@ def _check_deploy(battle, cmd: Deploy) -> None:
     if not W.undeployed(ent):
         where = "in strategic reserves" if W.in_reserves(ent) else "set up already"
         raise PlanError(f"{cmd.unit} is not waiting to be deployed: it is {where} (26 step 8)")
-    _refuse(deploy_problems(battle, ent, _set_up(battle, ent, cmd.to, "a deployment"))[0])
+    _refuse(deploy_problems(battle, ent, _set_up(battle, ent, cmd.to, "a deployment", cmd.face))[0])
 
 
-def place(battle, ent: int, to) -> None:
+def place(battle, ent: int, to, face=()) -> None:
     """Put the unit's models on the battlefield at ``to`` (a unit set up before the battle:
-    not 'set up this turn', no move made)."""
+    not 'set up this turn', no move made), turned as ``face`` says ((model id, degrees), ...)."""
     battle.changes.touched(ent)
-    battle.changes.moved(M.set_up(ent, [(battle.models[mid], x, y) for mid, x, y in to]))
+    angles = {battle.models[mid]: a for mid, a in face} if face else None
+    battle.changes.moved(M.set_up(ent, [(battle.models[mid], x, y) for mid, x, y in to], angles))
+
+
+def faced(face) -> dict:
+    """An event's ``face`` field (03.01 the facings models were set up or moved to), if any."""
+    return {"face": [[mid, a] for mid, a in face]} if face else {}
 
 
 def _apply_deploy(battle, cmd: Deploy):
     ent = battle.units[cmd.unit]
-    fps = _set_up(battle, ent, cmd.to, "a deployment")
+    fps = _set_up(battle, ent, cmd.to, "a deployment", cmd.face)
     infiltrating = _where_problems(battle, ent, fps)[1]   # (the set-up was checked: deploy_problems)
-    place(battle, ent, cmd.to)
+    place(battle, ent, cmd.to, cmd.face)
     owner = esper.component_for_entity(ent, Unit).owner
-    more = {"infiltrators": True} if infiltrating else {}
+    more = {"infiltrators": True, **faced(cmd.face)} if infiltrating else faced(cmd.face)
     battle.emit(ev.DEPLOYED, unit=cmd.unit, player=PLAYER[owner], to=[[m, x, y] for m, x, y in cmd.to], **more)
     yield from PRE.deployed(battle, ent)
 
@@ -236,7 +246,7 @@ def _check_scout(battle, cmd: ScoutMove) -> None:
     if W.in_reserves(ent):
         if cmd.via:
             raise PlanError(f"{cmd.unit} is set up from strategic reserves: no path to give (24.31)")
-        fps = _set_up(battle, ent, cmd.to, "Scouts from strategic reserves")
+        fps = _set_up(battle, ent, cmd.to, "Scouts from strategic reserves", cmd.face)
         _refuse(deployment_problems([(mid, owner, fp) for mid, fp in fps], zones, battle.scenario.board)
                 + setup_problems(fps, W.other_models(ent), battle.scenario.terrain))
         return
@@ -249,12 +259,13 @@ def _check_scout(battle, cmd: ScoutMove) -> None:
     MV.check_scout_move(battle, ent, cmd, float(distance))
     paths = MV.paths_of(battle, ent, cmd.to, cmd.via)
     ends = {mid: path[-1] for mid, path in paths.items()}
+    turns = MV.facings_of(battle, ent, cmd.face, cmd.to) if cmd.face else {}
     fps = []
     for m in W.unit_models(ent):
         mid = W.model_id(m)
         b = W.footprint(m)
         x, y = ends.get(mid, (b.x, b.y))
-        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, b.angle)))
+        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, turns.get(mid, b.angle))))
     enemies = _enemies(ent)
     _refuse(PB.scout_end_problems([f for _m, f in fps], [m for m, _f in fps], [f for _m, f in enemies],
                                   [m for m, _f in enemies]))
@@ -265,7 +276,7 @@ def _apply_scout(battle, cmd: ScoutMove):
     owner = esper.component_for_entity(ent, Unit).owner
     more = {}
     if W.in_reserves(ent):
-        place(battle, ent, cmd.to)
+        place(battle, ent, cmd.to, cmd.face)
         more["from_reserves"] = True
     else:
         battle.changes.touched(ent)
@@ -274,9 +285,10 @@ def _apply_scout(battle, cmd: ScoutMove):
         for mid, path in paths.items():
             m = battle.models[mid]
             moved.append((m, *path[-1]))
-        M.move_models(moved)
+        M.move_models(moved, {battle.models[mid]: a for mid, a in cmd.face} if cmd.face else None)
         battle.changes.moved([m for m, _x, _y in moved])
         more["distance"] = float(PD.scouts_distance(ent))
+    more.update(faced(cmd.face))
     battle.emit(ev.SCOUTED, unit=cmd.unit, player=PLAYER[owner], to=[[m, x, y] for m, x, y in cmd.to], **more)
     yield from PRE.resolved(battle, ent)
 
@@ -330,10 +342,10 @@ DECLARE_FORMATIONS = CommandRecord(
 
 DEPLOY = CommandRecord(
     "deploy", Deploy, "26 step 8", "set a unit up in the deployment (wholly within its zone; Infiltrators away "
-    "from the enemy)", (UNIT, TO), check=_check_deploy, apply=_apply_deploy, free_play=False,
+    "from the enemy)", (UNIT, TO, FACE), check=_check_deploy, apply=_apply_deploy, free_play=False,
     pre_battle=(PreBattleStep.DEPLOY,), in_rounds=False, script_step="deploy")
 
 SCOUT_MOVE = CommandRecord(
     "scout move", ScoutMove, "24.31", "a unit's Scouts ability before the battle: a scout move, or its set-up "
-    "from strategic reserves", (UNIT, TO, VIA), check=_check_scout, apply=_apply_scout, free_play=False,
+    "from strategic reserves", (UNIT, TO, VIA, FACE), check=_check_scout, apply=_apply_scout, free_play=False,
     pre_battle=(PreBattleStep.RULES,), in_rounds=False, script_step="scout")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import esper
 
-from sim.commands.base import TO, UNIT, CommandRecord, on_grid
+from sim.commands.base import FACE, TO, UNIT, CommandRecord, on_grid
 from sim.components import Unit
 from sim.plan import transport as PT
 from sim.rules import transport as TR
@@ -29,6 +29,7 @@ class Disembark:
 
     unit: str
     to: tuple[tuple[str, float, float], ...]
+    face: tuple = ()  # (model id, degrees): 03.01 the facing a model is set up at, if not its own
 
     __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
@@ -45,7 +46,7 @@ def mode_of(battle, cmd: Disembark) -> str:
     t = W.embarked_in(ent)
     if W.unit_state(t).move_type in (MoveType.NORMAL, MoveType.INGRESS):
         return TR.DisembarkMode.RAPID
-    if not PT.placement_problems(battle, ent, t, TR.DisembarkMode.TACTICAL, cmd.to):
+    if not PT.placement_problems(battle, ent, t, TR.DisembarkMode.TACTICAL, cmd.to, cmd.face):
         return TR.DisembarkMode.TACTICAL
     return TR.DisembarkMode.COMBAT
 
@@ -58,7 +59,7 @@ def _apply(battle, cmd: Disembark):
     ent = battle.units[cmd.unit]
     t = W.embarked_in(ent)
     mode = mode_of(battle, cmd)
-    ST.set_up(battle, ent, t, mode, cmd.to)
+    ST.set_up(battle, ent, t, mode, cmd.to, face=cmd.face)
     if TR.hazard_rolls_for(mode):
         dead = yield from ST.hazard_rolls(battle, ent, mode)
         if dead:
@@ -134,4 +135,4 @@ def default_disembark(battle, ent: int, towards: tuple[float, float] | None = No
 
 DISEMBARK = CommandRecord(
     "disembark", Disembark, "18.04", "set up a unit out of its transport (a disembark move, in its mode)",
-    (UNIT, TO), check=_check, apply=_apply, describe=_describe, phase=Phase.MOVEMENT, script_step="disembark")
+    (UNIT, TO, FACE), check=_check, apply=_apply, describe=_describe, phase=Phase.MOVEMENT, script_step="disembark")

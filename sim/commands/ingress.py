@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import esper
 
-from sim.commands.base import TO, UNIT, CommandRecord, on_grid
+from sim.commands.base import FACE, TO, UNIT, CommandRecord, on_grid
 from sim.components import Unit
 from sim.rules.abilities import Hook
 from sim.rules.grid import snap_point
@@ -25,12 +25,13 @@ class Ingress:
 
     unit: str
     to: tuple[tuple[str, float, float], ...]
+    face: tuple = ()  # (model id, degrees): 03.01 the facing a model is set up at, if not its own
 
     __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
 
 def _apply(battle, cmd: Ingress) -> None:
-    apply_ingress(battle, cmd.unit, cmd.to)
+    apply_ingress(battle, cmd.unit, cmd.to, cmd.face)
 
 
 # --- where the automatic players arrive (Part A ruling 27) ----------------------------------
@@ -197,4 +198,4 @@ def default_ingress(battle, u: int, side: int, check=None):
 
 INGRESS = CommandRecord(
     "ingress", Ingress, "20.04", "set up a unit from strategic reserves (an ingress move)",
-    (UNIT, TO), check=check_ingress, apply=_apply, phase=Phase.MOVEMENT, script_step="ingress")
+    (UNIT, TO, FACE), check=check_ingress, apply=_apply, phase=Phase.MOVEMENT, script_step="ingress")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import FLY, TO, UNIT, VIA, CommandRecord, on_grid, mode_field, optional_str
+from sim.commands.base import FACE, FLY, TO, UNIT, VIA, CommandRecord, on_grid, mode_field, optional_str
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases import upkeep
@@ -52,6 +52,7 @@ class Move:
     via: tuple = ()  # (model id, ((x, y), ...)): the turning points of a model's path, if not straight
     fly: bool = False  # 21.03 take to the skies
     embark: str | None = None  # 18.02 the transport it embarks in right after the move
+    face: tuple = ()  # (model id, degrees): 03.01 the facing a model turns to (free; a hull's turn is checked)
 
     __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
@@ -147,7 +148,7 @@ def _apply_move(battle, cmd: Move) -> None:
         distances.append((mid, MV.path_length(path)))
     if cmd.mode == MoveType.FALL_BACK:  # (whom it was engaged with, for a rule's permission)
         RE.note_engaged_at_start(battle, ent)
-    M.move_models(places)
+    M.move_models(places, {battle.models[mid]: a for mid, a in cmd.face} if cmd.face else None)
     # 24.16 "moved": each model's total this turn; the unit's furthest-moving model counts
     st.model_moved, furthest = MV.add_move(st.model_moved, distances)
     st.moved = max(st.moved, furthest)
@@ -162,6 +163,8 @@ def _apply_move(battle, cmd: Move) -> None:
         st.fell_back = True
     battle.changes.moved(moved)
     sky = {"fly": True} if cmd.fly else {}
+    if cmd.face:  # (03.01 the facings the models turned to)
+        sky["face"] = [[mid, a] for mid, a in cmd.face]
     battle.emit(ev.MOVED, unit=cmd.unit, mode=cmd.mode, to=final, advance_roll=allowance,
                 distance=round(max((d for _m, d in distances), default=0.0), 6), **sky)
     if cmd.embark is not None:  # 18.02 right after the move
@@ -182,7 +185,7 @@ def _advance_stops(battle, ent: int, cmd: Move, paths: dict, roll: int) -> dict 
     if short == paths:
         return paths  # (every model within the roll: the move validated is the move made)
     made = Move(cmd.unit, tuple((mid, p[-1][0], p[-1][1]) for mid, p in short.items()), MoveType.ADVANCE,
-                tuple((mid, p[1:-1]) for mid, p in short.items() if len(p) > 2), cmd.fly)
+                tuple((mid, p[1:-1]) for mid, p in short.items() if len(p) > 2), cmd.fly, face=cmd.face)
     try:
         MOVES.check_unit_move(battle, ent, made, MoveType.ADVANCE)
     except PlanError as e:
@@ -281,7 +284,7 @@ def _apply_select(battle, cmd: SelectToMove):
 MOVE = CommandRecord(
     "move", Move, "09.02", "move a unit's models: a normal, advance or fall-back move",
     (UNIT, mode_field("a move mode", default=MoveType.NORMAL), TO, VIA, FLY,
-     optional_str("embark", "a transport's unit id (18.02)")), check=_check_move, apply=_apply_move,
+     optional_str("embark", "a transport's unit id (18.02)"), FACE), check=_check_move, apply=_apply_move,
     describe=_describe_move, phase=Phase.MOVEMENT, script_step="move")
 
 SELECT_TO_MOVE = CommandRecord(

@@ -25,6 +25,8 @@ CommandReroll.__doc__ = "15.02 A Command Re-roll of one die: which die, and its 
 
 # a model placed: [model id, x, y] (inches; a list in the logs)
 Placed = tuple[str, float, float]
+# a model turned: [model id, degrees] (03.01 the facing it was set up or moved to; a list in the logs)
+Faced = tuple[str, float]
 
 
 @declare(ev.DICE)

@@ -5,7 +5,7 @@ besides that reader (sim.events.schema says how to read them)."""
 from typing import Annotated, Literal, NotRequired
 
 from sim import events as ev
-from sim.events.core import Event, Placed
+from sim.events.core import Event, Faced, Placed
 from sim.events.schema import registrar
 
 DECLARED: dict[str, type] = {}
@@ -32,6 +32,7 @@ class Moved(Event):
     distance: Annotated[float, "the furthest any model moved, in inches (to 6 places)"]
     fly: NotRequired[Annotated[bool, "true: taking to the skies (21.03)"]]
     note: NotRequired[Annotated[str, "why nothing moved"]]
+    face: NotRequired[Annotated[list[Faced], "each model turned and the facing it ends at, degrees (03.01)"]]
 
 
 @declare(ev.MOVE_NOT_MADE)
@@ -60,6 +61,7 @@ class Ingress(Event):
     unit: Annotated[str, "the unit's id"]
     to: Annotated[list[Placed], "each model and where it is set up"]
     oversized: NotRequired[Annotated[list[str], "the models set up touching a battlefield edge (03.02.02)"]]
+    face: NotRequired[Annotated[list[Faced], "each model turned and the facing it ends at, degrees (03.01)"]]
 
 
 @declare(ev.EMBARKED)
@@ -83,6 +85,7 @@ class Disembarked(Event):
     destroyed: NotRequired[Annotated[list[str], "18.05 the models that could not be set up, destroyed"]]
     engaged: NotRequired[Annotated[list[str], "the enemy units it was set up engaged with (18.04 Combat, 18.05)"]]
     battle_shocked: NotRequired[Annotated[bool, "true: battle-shocked now (18.04 Combat, 18.05)"]]
+    face: NotRequired[Annotated[list[Faced], "each model turned and the facing it ends at, degrees (03.01)"]]
 
 
 @declare(ev.DESTROYED_EMPTY)

@@ -5,7 +5,7 @@ rules (Scouts). Declarations only (sim.events.schema says how to read them)."""
 from typing import Annotated, NotRequired
 
 from sim import events as ev
-from sim.events.core import Event, Placed
+from sim.events.core import Event, Faced, Placed
 from sim.events.schema import registrar
 
 DECLARED: dict[str, type] = {}
@@ -49,6 +49,7 @@ class Deployed(Event):
     to: Annotated[list[Placed], "each model and where it is set up"]
     infiltrators: NotRequired[Annotated[bool, "set up by 24.20 Infiltrators"]]
     oversized: NotRequired[Annotated[list[str], "the models set up touching their battlefield edge (03.02.02)"]]
+    face: NotRequired[Annotated[list[Faced], "each model turned and the facing it ends at, degrees (03.01)"]]
 
 
 @declare(ev.SCOUTED)
@@ -61,6 +62,7 @@ class Scouted(Event):
     to: Annotated[list[Placed], "each model and where it ends"]
     distance: NotRequired[Annotated[float, "the scout move's maximum distance, inches"]]
     from_reserves: NotRequired[Annotated[bool, "set up from strategic reserves"]]
+    face: NotRequired[Annotated[list[Faced], "each model turned and the facing it ends at, degrees (03.01)"]]
 
 
 ROLL_OFF = " roll-off ("  # (sim.phases.battle_round.roll_off's purpose: "<why> roll-off (red, blue)")

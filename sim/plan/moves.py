@@ -133,6 +133,31 @@ def paths_of(battle, unit_ent: int, to, via=()) -> dict:
     return paths
 
 
+def facings_of(battle, unit_ent: int, face, to) -> dict[str, float]:
+    """03.01 The facings ``face`` ((model id, degrees), ...) turns models of the unit to: each
+    a living model of the unit with a base that is not round (a round base has no facing to
+    turn), once, among the models ``to`` places (one turned where it stands is placed where it
+    stands)."""
+    out: dict[str, float] = {}
+    placed = {t[0] for t in to}
+    uid = esper.component_for_entity(unit_ent, Unit).id
+    for mid, angle in face:
+        m = battle.models.get(mid)
+        if m is None or W.unit_of(m) != unit_ent:
+            raise PlanError(f"no model {mid!r} in unit {uid} to turn")
+        if mid in out:
+            raise PlanError(f"{mid} is turned twice")
+        if not math.isfinite(angle):
+            raise PlanError(f"{mid} would turn to {angle:g} degrees: a facing is a finite number of degrees (03.01)")
+        if W.footprint(m).shape == "round":
+            raise PlanError(f"{mid} has a round base: it has no facing to turn (03.01)")
+        if mid not in placed:
+            raise PlanError(f"{mid} is turned but not placed: give its end position in 'to' (where it stands, "
+                            f"to turn it in place)")
+        out[mid] = float(angle)
+    return out
+
+
 def may_cross_dense(unit_ent: int, move: str | None = None) -> bool | float:
     """13.06 / 24.35 / Part A ruling 12 (sim.rules.movement.moves.dense_crossing): which dense
     features the unit may cross on the ground in a ``move`` move: every one for INFANTRY,
@@ -224,10 +249,12 @@ def unit_move_problems(battle, unit_ent: int, cmd, selected: str | None) -> list
     roll = (st.advance_roll if st.advance_roll is not None else 6) if cmd.mode == MoveType.ADVANCE else None
     paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
     limits = {mid: move_limit(unit_ent, battle.models[mid], cmd.mode, roll, cmd.fly, battle) for mid in paths}
+    angles = facings_of(battle, unit_ent, cmd.face, cmd.to) if cmd.face else None
     return ML.check_move(
         esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
         battle.scenario.board, max_distance=limits, rule=RULE_OF_MODE[cmd.mode],
-        **path_rules(unit_ent, cmd.fly, selected == "desperate escape", cmd.mode), end_unengaged=True)
+        **path_rules(unit_ent, cmd.fly, selected == "desperate escape", cmd.mode), end_unengaged=True,
+        angles=angles)
 
 
 def check_scout_move(battle, unit_ent: int, cmd, distance: float) -> None:
@@ -239,7 +266,8 @@ def check_scout_move(battle, unit_ent: int, cmd, distance: float) -> None:
     _refuse(ML.check_move(
         esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
         battle.scenario.board, max_distance={mid: distance for mid in paths}, rule="24.32",
-        **path_rules(unit_ent, False), end_unengaged=True))
+        **path_rules(unit_ent, False), end_unengaged=True,
+        angles=facings_of(battle, unit_ent, cmd.face, cmd.to) if cmd.face else None))
 
 
 def check_charge(battle, unit_ent: int, cmd, roll: int) -> None:

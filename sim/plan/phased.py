@@ -89,12 +89,13 @@ def check_ingress(battle, cmd) -> None:
     if sorted(given) != sorted(ids):
         raise PlanError(f"an ingress move sets up every model of {cmd.unit} once ({', '.join(ids)}) (20.04)")
     fps = []
+    turns = MV.facings_of(battle, ent, cmd.face, cmd.to) if cmd.face else {}
     for mid, x, y in cmd.to:
         if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > MV.FAR or abs(y) > MV.FAR:
             raise PlanError(f"{mid} would be set up off the battlefield, at ({x:g}, {y:g}) (03.02)")
         m = battle.models[mid]
         b = W.footprint(m)
-        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, b.angle)))
+        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, turns.get(mid, b.angle))))
     problems = ingress_limits(battle, ent, fps, W.every_model_has(ent, Hook.ARRIVES_ANYWHERE))
     others = W.other_models(ent)
     problems += setup_problems(fps, others, battle.scenario.terrain)

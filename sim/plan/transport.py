@@ -112,14 +112,14 @@ def _engaged_at(ent: int, fps) -> list[str]:
     return sorted(found)
 
 
-def placement_problems(battle, ent: int, t: int, mode: str, to) -> list[str]:
+def placement_problems(battle, ent: int, t: int, mode: str, to, face=()) -> list[str]:
     """18.04 / 03.02 Where a disembarking unit's models are set up (``to``: (model id, x, y) for
     each living model, once): wholly on the battlefield, on no other base, in no light or dense
     feature, in coherency (03.02); wholly within the mode's distance of the transport (3" Rapid
     and Tactical, 6" Combat); unengaged, save that a Combat disembark may be set up engaged
     with enemy units the transport is engaged with; and a Rapid disembark from a transport that
     made an ingress move this turn obeys the transport's set-up limits (18.04.01: 20.04's).
-    Returns every problem."""
+    ``face``: (model id, degrees) for each model set up turned (03.01). Returns every problem."""
     from sim.rules.deployment import setup_problems
     uid, tid = _uid(ent), _uid(t)
     ids = [W.model_id(m) for m in W.alive_models(ent)]
@@ -127,11 +127,15 @@ def placement_problems(battle, ent: int, t: int, mode: str, to) -> list[str]:
     if sorted(given) != sorted(ids):
         return [f"a disembark sets up every living model of {uid} once ({', '.join(ids)}) (18.04, 03.02)"]
     fps = []
+    try:
+        turns = MV.facings_of(battle, ent, face, to) if face else {}
+    except PlanError as e:
+        return [str(e)]
     for mid, x, y in to:
         if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > MV.FAR or abs(y) > MV.FAR:
             return [f"{mid} would be set up off the battlefield, at ({x:g}, {y:g}) (03.02)"]
         b = W.footprint(battle.models[mid])
-        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, b.angle)))
+        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, turns.get(mid, b.angle))))
     board = battle.scenario.board
     out = [f"{mid}: its base is not wholly on the battlefield (03.02, 03.01)"
            for mid, fp in fps if min(edge_gaps(fp, board).values()) < -EPS]
@@ -315,7 +319,7 @@ def disembark_check(battle, cmd) -> str:
                                   tactical_possible=lambda: tactical_possible(battle, ent, t, cmd.to))
     if why:
         raise PlanError(why)
-    problems = placement_problems(battle, ent, t, mode, cmd.to)
+    problems = placement_problems(battle, ent, t, mode, cmd.to, cmd.face)
     if problems:
         lead = "" if mode != TR.DisembarkMode.TACTICAL else "the unit can be set up within 3\" of its transport, so it makes a tactical disembark: "
         raise PlanError(lead + problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))

@@ -195,7 +195,13 @@ def _moved(e) -> str:
     roll = f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else ""
     far = f", furthest {e['distance']:.2f}\"" if e.get("distance") is not None else ""
     sky = " taking to the skies (21.03)" if e.get("fly") else ""
-    return f"   moved {_n(len(e['to']), 'model')}{sky}{far}{roll}"
+    return f"   moved {_n(len(e['to']), 'model')}{sky}{far}{roll}{_turned(e)}"
+
+
+def _turned(e) -> str:
+    """'; turned: tank/1 to 90 degrees' for an event whose models were turned (03.01)."""
+    face = e.get("face")
+    return "; turned: " + ", ".join(f"{m} to {a:g} degrees" for m, a in face) if face else ""
 
 
 def _decision(e) -> str:
@@ -258,7 +264,7 @@ def _disembarked(e) -> str:
         line += f"; engaged with {', '.join(e['engaged'])}"
     if e.get("battle_shocked"):
         line += "; battle-shocked"
-    return line
+    return line + _turned(e)
 
 
 # Each declared event type's line (sim.events.declared: tests/events checks every type has one).
@@ -296,10 +302,10 @@ _LINES = {
                               + "".join(f"; {u} embarked in {t}" for u, t in e.get("embarked", {}).items())
                               + " (26 step 7)"),
     ev.DEPLOYED: lambda e: (f"   {e['player']} sets up {e['unit']}: {_n(len(e['to']), 'model')}"
-                            + (" as Infiltrators (24.20)" if e.get("infiltrators") else " (26 step 8)")),
+                            + (" as Infiltrators (24.20)" if e.get("infiltrators") else " (26 step 8)") + _turned(e)),
     ev.SCOUTED: lambda e: (f"   {e['player']}'s {e['unit']} uses Scouts: "
                            + ("set up from strategic reserves (24.31)" if e.get("from_reserves")
-                              else f"a scout move of up to {e['distance']:g}\" (24.32)")),
+                              else f"a scout move of up to {e['distance']:g}\" (24.32)") + _turned(e)),
     ev.BATTLE_START: lambda e: f"== battle: {e['rounds']} rounds; {e['first']} goes first",
     ev.ROUND: lambda e: f"\n===== battle round {e['round']} =====",
     ev.PLAYER_TURN: lambda e: f"\n=== {e['player']}'s turn (round {e['round']})",
@@ -320,7 +326,8 @@ _LINES = {
                                    f"{_n(e['to_own'], 'mortal wound')} to {e['unit']} (at most 6 each)"),
     ev.CONSOLIDATED: lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
     ev.FIGHT_PASS: lambda e: f"   {e['player']} passes (12.04.01)",
-    ev.INGRESS: lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",
+    ev.INGRESS: lambda e: (f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)"
+                           + _turned(e)),
     ev.EMBARKED: lambda e: f"   {e['unit']} embarks in {e['transport']} (18.02)",
     ev.DISEMBARKED: _disembarked,
     ev.DESTROYED_EMPTY: lambda e: f"   {e['unit']} is destroyed: a DEDICATED TRANSPORT with no unit embarked ({e['rule']})",

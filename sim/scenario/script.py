@@ -5,6 +5,8 @@ sim.scenario.script_run, so the replay log always holds the full command."""
 
 from __future__ import annotations
 
+import math
+
 from typing import NamedTuple
 
 from sim import commands as C
@@ -100,7 +102,7 @@ def _unit_of_step(r: Reader, key: str, unit_ids) -> str:
 
 def _move_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
     uid = _unit_of_step(r, key, unit_ids)
-    r.keys({key, "mode", "by", "to", "fly", "embark"}, {key})
+    r.keys({key, "mode", "by", "to", "fly", "embark", "face"}, {key})
     mode = r.get("mode", str, MoveType.NORMAL)
     if mode not in MOVE_MODES:
         r.fail(", ".join(MOVE_MODES), mode, "mode")
@@ -116,6 +118,13 @@ def _move_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> Scrip
         if mode == MoveType.STATIONARY:
             r.fail("a normal, advance or fall-back move to embark after (18.02)", mode, "mode")
         action["embark"] = t
+    if r.has("face"):  # 03.01 the facing every model of it that is not round turns to
+        f = r.get("face", float, what="a facing in degrees")
+        if not (math.isfinite(f) and -360.0 <= f <= 360.0):
+            r.fail("a facing in degrees, from -360 to 360", f, "face")
+        if mode == MoveType.STATIONARY:
+            r.fail("no 'face' for a unit that remains stationary (09.04: no model moves or turns)", f, "face")
+        action["face"] = f
     if mode == MoveType.STATIONARY:
         if r.has("by") or r.has("to"):
             r.fail("no 'by' or 'to' for a unit that remains stationary (09.04)", "<a destination>")

@@ -204,7 +204,12 @@ def expand(battle, step: ScriptStep, shared: dict | None = None) -> Expansion:
                 limit = move_limit(unit_ent, m, MoveType.ADVANCE, roll, fly, battle)
                 x, y, _d = advance_end(pos.x, pos.y, x, y, limit)
             to.append((mid, round(x, 6), round(y, 6)))
-        return Expansion(Move(a["unit"], tuple(to), mode, fly=fly, embark=a.get("embark")), [])
+        face = ()
+        if "face" in a:  # 03.01 each model of the unit that is not round turns to the facing given
+            placed = {t[0] for t in to}
+            face = tuple((W.model_id(m), a["face"]) for m in W.unit_models(unit_ent)
+                         if W.model_id(m) in placed and W.footprint(m).shape != "round")
+        return Expansion(Move(a["unit"], tuple(to), mode, fly=fly, embark=a.get("embark"), face=face), [])
     # each selection, with why the shorthand would leave it out (None: it stays)
     sels: list[tuple[Selection, str | None]] = []
     usable: dict[tuple[str, str], bool] = {}  # (weapon, target): some model uses it

@@ -65,7 +65,7 @@ def _offer(battle, player: int, moment: Moment):
             prompt=f"where does {answer} arrive (20.04: its formation centred at one of these points)?",
             context={"stratagem": NAME, "target": answer}))
         cmd = places[where]
-    apply_ingress(battle, cmd.unit, cmd.to)
+    apply_ingress(battle, cmd.unit, cmd.to, cmd.face)
     return True
 
 

@@ -35,7 +35,7 @@ def apply_positions(battle, ent: int, to) -> list:
     return final
 
 
-def apply_ingress(battle, unit: str, to) -> None:
+def apply_ingress(battle, unit: str, to, face=()) -> None:
     """20.04 The unit is set up: on the battlefield again, 'set up this turn' (no [HEAVY]), and
     no other move until the next Charge phase (its move this phase is the ingress). 03.02.02:
     if a model of it was too large to fit within 6" of an edge (so it was set up touching
@@ -43,7 +43,8 @@ def apply_ingress(battle, unit: str, to) -> None:
     this turn (AIRCRAFT excepted)."""
     ent = battle.units[unit]
     battle.changes.touched(ent)
-    places = M.set_up(ent, [(battle.models[mid], x, y) for mid, x, y in to])
+    places = M.set_up(ent, [(battle.models[mid], x, y) for mid, x, y in to],
+                      {battle.models[mid]: a for mid, a in face} if face else None)  # (03.01 turned)
     fps = [W.footprint(m) for m in places]
     st = W.unit_state(ent)
     st.move_selected = st.move_type = MoveType.INGRESS
@@ -58,6 +59,8 @@ def apply_ingress(battle, unit: str, to) -> None:
     st.oversized_set_up = oversized_restricted(bool(oversized), W.unit_keywords(ent))
     battle.changes.moved(places)
     more = {"oversized": oversized} if oversized else {}  # (03.02.02 the models set up touching an edge)
+    if face:
+        more["face"] = [[mid, a] for mid, a in face]
     battle.emit(ev.INGRESS, unit=unit, to=[[mid, x, y] for mid, x, y in to], **more)
     if deep_strike:
         _shorter_arrival(battle, ent, unit, fps)

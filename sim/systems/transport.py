@@ -28,7 +28,7 @@ def _uid(ent: int) -> str:
     return esper.component_for_entity(ent, Unit).id
 
 
-def set_up(battle, ent: int, transport: int, mode: str, to, **fields) -> None:
+def set_up(battle, ent: int, transport: int, mode: str, to, face=(), **fields) -> None:
     """18.04 / 18.05 The unit leaves its transport and its models are set up at ``to`` ((model
     id, x, y) each): on the battlefield again, set up this turn (03.02: it did not remain
     stationary; 18.02: it cannot embark again this turn), and its disembark noted for what it
@@ -39,7 +39,9 @@ def set_up(battle, ent: int, transport: int, mode: str, to, **fields) -> None:
     st = W.unit_state(ent)
     M.leave_transport(ent)
     places = [(battle.models[mid], x, y) for mid, x, y in to]
-    M.set_up(ent, places)
+    M.set_up(ent, places, {battle.models[mid]: a for mid, a in face} if face else None)  # (03.01 turned)
+    if face:
+        fields["face"] = [[mid, a] for mid, a in face]
     battle.changes.moved([m for m, _x, _y in places])
     st.set_up_this_turn = True
     st.disembarked = mode

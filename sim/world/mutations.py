@@ -66,13 +66,16 @@ def move_model(ent: int, x: float, y: float) -> None:
     R.current.spatial.move(model_row(ent), footprint(ent))
 
 
-def move_models(moves) -> None:
+def move_models(moves, angles=None) -> None:
     """Place several models of one unit (a validated move): ``moves`` is (entity, x, y) each;
+    ``angles``, the facing (degrees) each model turned to (by entity; 03.01) if any did;
     positions, then the distance index in one step (SpatialIndex.move_many)."""
     rows, fps = [], []
     for ent, x, y in moves:
         pos = esper.component_for_entity(ent, Position)
         pos.x, pos.y = x, y
+        if angles and ent in angles:
+            pos.angle = angles[ent]
         rows.append(model_row(ent))
         fps.append(footprint(ent))
     if rows:
@@ -99,15 +102,18 @@ def leave_transport(unit_ent: int) -> None:
     sp.forget_unit(unit_ent)
 
 
-def set_up(unit_ent: int, places) -> list[int]:
+def set_up(unit_ent: int, places, angles=None) -> list[int]:
     """Set a unit up on the battlefield (03.02: before the battle, or from strategic
-    reserves): ``places`` is (entity, x, y) for each model; the unit is on the battlefield
-    again (off the spatial index's off_table, no longer waiting to deploy). Returns the models."""
+    reserves): ``places`` is (entity, x, y) for each model, ``angles`` the facing (degrees) of
+    each model set up turned (by entity; 03.01); the unit is on the battlefield again (off the
+    spatial index's off_table, no longer waiting to deploy). Returns the models."""
     res = R.current
     rows, fps, models = [], [], []
     for ent, x, y in places:
         pos = esper.component_for_entity(ent, Position)
         pos.x, pos.y = x, y
+        if angles and ent in angles:
+            pos.angle = angles[ent]
         rows.append(model_row(ent))
         fps.append(footprint(ent))
         models.append(ent)

@@ -274,12 +274,14 @@ def every_model_monster_or_vehicle(unit_ent: int) -> bool:
 
 
 def footprint(ent: int) -> geometry.Footprint:
-    """The model's footprint where it stands: geometry.footprint's, without its checks of the
-    shape and sizes (the world's bases are checked as it is built, and no rule changes one)."""
+    """The model's footprint where it stands, facing as it was last turned (Position.angle, else
+    its base's own): geometry.footprint's, without its checks of the shape and sizes (the
+    world's bases are checked as it is built, and no rule changes one)."""
     pos = esper.component_for_entity(ent, Position)
     base = esper.component_for_entity(ent, Base)
+    angle = base.angle if pos.angle is None else pos.angle
     return geometry.Footprint(base.shape, float(pos.x), float(pos.y), float(base.length), float(base.width),
-                              float(base.angle))
+                              float(angle))
 
 
 def spatial() -> SpatialIndex:

@@ -55,7 +55,8 @@ NOT_STATE = {
     Keyword: "fixed by the scenario (its digest is in the log's header)",
     Weapon: "fixed by the scenario",
     Character: "fixed by the scenario",
-    Base: "fixed by the scenario: no rule turns or changes a base",
+    Base: "fixed by the scenario: no rule changes a base (a model turned keeps its facing in "
+          "its Position, hashed)",
     Stats: "fixed by the scenario",
     UnitMember: "fixed by the scenario",
     ModelAbilities: "fixed by the scenario",

@@ -61,6 +61,7 @@ DIGESTS = {
     "stratagems_fight": "b8018e90dcf93392",
     "terrain_heights": "2cdcd4e1d68c92eb",
     "transport": "d3abeff6dc3d7580",
+    "turning": "b0b0384062c86fe8",
     "vehicle_engaged": "687e0986551a839f",
     "worked_example_attached": "7bdc1707b12ff2de",
     "worked_example_pools": "ee61f91e21eb1a3e",

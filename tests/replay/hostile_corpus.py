@@ -251,10 +251,11 @@ NUMBER_KINDS = [
     ("5000-digit negative int", Raw("-" + "9" * 5000)),
 ]
 # Fields whose whole-number values may carry a fraction (a position, a size, an angle).
-FLOAT_FIELDS = ("at[][]", "board[]", "base[]", "base_mm", "rotation", "moved", "angle")
+FLOAT_FIELDS = ("at[][]", "board[]", "base[]", "base_mm", "rotation", "moved", "angle", "face", "height")
 # (family ending, kind) that would be valid: a seed may be negative or large, an AP negative.
 VALID = {("battle.seed", "negative"), ("battle.seed", "10^18"), ("battle.seed", "-10^18"),
-         ("weapons.*.AP", "negative"), ("terrain[].rotation", "negative")}
+         ("weapons.*.AP", "negative"), ("terrain[].rotation", "negative"),
+         ("script[].by[]", "negative"), ("script[].face", "negative")}  # (a move back; a facing turned back)
 
 
 def _applies(fam: str, kind: str) -> bool:
