@@ -524,6 +524,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             look.ghosts = self.setup_ghosts()
         if self.drag is not None:
             look.ghosts = self.drag["ghosts"]
+            look.ghost_faces = self.ghost_faces(self.drag)
             look.drag_origin = self.drag["origin"]
             look.grab = self.drag["grab"]
         if self.order is not None and (not isinstance(self.order, ShootOrder) or self.order.type):

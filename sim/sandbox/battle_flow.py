@@ -371,7 +371,7 @@ def build_phase_panel(flow, sb) -> None:
         flow.newline()
         flow.para("Engaged: no normal move (09.05); fall back or remain stationary."
                   if sb.scene.units[sb.selected_unit].engaged else
-                  "Drag a model to move the unit (Shift: one model, Enter confirms). Reset after its move.", "#muted")
+                  "Drag a model to move the unit (Shift: one model, Enter confirms; R turns it). Reset after its move.", "#muted")
     aboard = T.embarked(b)
     if aboard and ts.round and not ts.over:
         flow.space(2)

@@ -25,11 +25,13 @@ from sim.names import possessive
 from sim.events.pre_battle import roll_off
 from sim.plan import deployment as PD
 from sim.players import deployment as policy
+from sim.rules import geometry
 from sim.rules.abilities import Hook
 from sim.rules.pre_battle import INFILTRATE_DISTANCE
 from sim.rules.turn import PLAYER, PreBattleStep
 from sim.sandbox import style as S
 from sim.sandbox.move_preview import draw_note, ghost_ring, wrap
+from sim.sandbox.unit_move import TURN_STEP, rotate_about
 from sim.world import queries as W
 
 PLACE, SCOUTS = "place", "scouts"  # the list buttons' names: "place:<unit id>", "scouts:<unit id>"
@@ -167,20 +169,36 @@ class DeployMixin:
         self.battle._enter()
         return W.every_model_has(self.battle.units[uid], Hook.DEPLOYS_FORWARD)
 
-    def set_up_command(self, uid: str, x: float, y: float, scouts: bool = False):
-        """The unit's compact formation (its models' places as they wait, about their centre)
-        centred on the table point (x, y), kept on the board. Where it may go is the rules' to
-        say (the Deploy or ScoutMove check)."""
+    def rotate_carried(self, step: int) -> None:
+        """R (or the wheel) while a unit is carried: its formation turns, and each base that is
+        not round turns with it (03.01), ``TURN_STEP`` degrees a step."""
+        c = self.carry
+        c["turn"] = (c.get("turn", 0.0) + step * TURN_STEP) % 360
+        c["ghost"] = None
+        self.carry_hover(self.mouse)
+        self.status = f"{self.unit_label(c['unit'])} turned {c['turn']:g} degrees (R, wheel): " + self.status
+
+    def set_up_command(self, uid: str, x: float, y: float, scouts: bool = False, turn: float = 0.0):
+        """The unit's compact formation (its models' places as they wait, about their centre),
+        turned ``turn`` degrees with each base that is not round, centred on the table point
+        (x, y), kept on the board. Where it may go is the rules' to say (the Deploy or
+        ScoutMove check)."""
         b = self.battle
         b._enter()
         ent = b.units[uid]
         form = PD.formation(ent)
+        face = ()
+        if turn:
+            turned = rotate_about({m: (dx, dy) for m, dx, dy in form}, (0.0, 0.0), turn)
+            form = [(m, *turned[m]) for m, _dx, _dy in form]
+            face = tuple((m, (self.scene.models[m].fp.angle + turn) % 360.0) for m, _dx, _dy in form
+                         if self.scene.models[m].fp.shape != "round")
         bw, bh = b.scenario.board
         r = {mid: self.scene.models[mid].radius for mid, _dx, _dy in form}
         x = min(max(x, -min(dx - r[m] for m, dx, _dy in form)), bw - max(dx + r[m] for m, dx, _dy in form))
         y = min(max(y, -min(dy - r[m] for m, _dx, dy in form)), bh - max(dy + r[m] for m, _dx, dy in form))
         return (ScoutMove if scouts else Deploy)(uid, tuple((m, round(x + dx, 4), round(y + dy, 4))
-                                                                    for m, dx, dy in form))
+                                                                    for m, dx, dy in form), face=face)
 
     def carry_hover(self, pos) -> None:
         """While a unit is carried: its set-up under the pointer and whether the rules take it."""
@@ -194,7 +212,7 @@ class DeployMixin:
         key = (round(tx, 1), round(ty, 1))
         if c["ghost"] is not None and c["ghost"][0] == key:
             return
-        cmd = self.set_up_command(c["unit"], tx, ty, c["scouts"])
+        cmd = self.set_up_command(c["unit"], tx, ty, c["scouts"], c.get("turn", 0.0))
         why = self.battle.check(cmd)
         if c["ghost"] is None or c["ghost"][2] != why:
             self.status = f"{self.unit_label(c['unit'])} here: " + (
@@ -209,7 +227,7 @@ class DeployMixin:
             return False
         c["from_list"] = False  # (a refused drop: the next click tries again)
         tx, ty = self.camera.to_table(*pos)
-        cmd = self.set_up_command(c["unit"], tx, ty, c["scouts"])
+        cmd = self.set_up_command(c["unit"], tx, ty, c["scouts"], c.get("turn", 0.0))
         why = self.battle.check(cmd)
         if why is not None:
             self.status = f"{self.unit_label(c['unit'])} cannot be set up there: {why}"
@@ -296,12 +314,17 @@ class DeployMixin:
         cam = self.camera
         owner = self.scene.units[c["unit"]].owner
         fill = self.colours[owner] if owner < len(self.colours) else S.TEXT
+        faces = dict(cmd.face)
         for mid, x, y in cmd.to:
-            fp = self.scene.models[mid].fp.moved(x, y)
+            fp = self.scene.models[mid].fp.moved(x, y, faces.get(mid))
             sx, sy = cam.to_screen(x, y)
             rad = max(3, cam.length(0.5 * max(fp.length, fp.width)))
             disc = pygame.Surface((2 * rad + 2, 2 * rad + 2), pygame.SRCALPHA)
-            pygame.draw.circle(disc, (*fill, 120), (rad + 1, rad + 1), rad)
+            if fp.shape == "round":
+                pygame.draw.circle(disc, (*fill, 120), (rad + 1, rad + 1), rad)
+            else:  # (the base as it would be set up, turned)
+                pts = [cam.to_screen(px, py) for px, py in geometry.outline(fp, 24)]
+                pygame.draw.polygon(disc, (*fill, 120), [(px - sx + rad + 1, py - sy + rad + 1) for px, py in pts])
             surf.blit(disc, (sx - rad - 1, sy - rad - 1))
             ghost_ring(surf, cam, fp, colour, 2)
         if why is not None:

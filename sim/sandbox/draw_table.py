@@ -23,6 +23,7 @@ class Look:
     hover_unit: str | None = None
     highlighted: set = field(default_factory=set)  # model ids (log entry, decisions)
     ghosts: dict = field(default_factory=dict)  # model id -> (x, y) while dragging
+    ghost_faces: dict = field(default_factory=dict)  # model id -> the facing a ghost is turned to (03.01)
     drag_origin: dict = field(default_factory=dict)  # model id -> (x, y, limit) rings
     targets: dict = field(default_factory=dict)  # unit id -> None (legal) or reason
     pickable: set = field(default_factory=set)  # model ids clickable for a decision
@@ -260,7 +261,7 @@ def _ghost_hull(scene, uid, look, static):
     living = scene.living(uid)
     deltas = {(round(look.ghosts[m.id][0] - m.x, 6), round(look.ghosts[m.id][1] - m.y, 6))
               if m.id in look.ghosts else (0.0, 0.0) for m in living}
-    if static is not None and len(deltas) == 1 and len(static):
+    if static is not None and len(deltas) == 1 and len(static) and not look.ghost_faces:
         (dx, dy), = deltas
         return static + np.array([dx, dy])
     return unit_hull([_ghost_fp(m, look) for m in living])
@@ -269,7 +270,7 @@ def _ghost_hull(scene, uid, look, static):
 def _ghost_fp(m, look):
     if m.id in look.ghosts:
         x, y = look.ghosts[m.id]
-        return m.fp.moved(x, y)
+        return m.fp.moved(x, y, look.ghost_faces.get(m.id))
     return m.fp
 
 

@@ -185,6 +185,8 @@ class InputMixin:
             placing = self.setup.placing if self.mode == "setup" else None
             if self.drag is not None and self.mode == "battle":  # (the dragged formation turns)
                 self.rotate_formation(1 if e.y > 0 else -1)
+            elif self.carry is not None and self.mode == "battle":  # (the unit being set up turns)
+                self.rotate_carried(1 if e.y > 0 else -1)
             elif placing is not None and placing["kind"] == "terrain" and vp.collidepoint(self.mouse):
                 self.rotate_placing(1 if e.y > 0 else -1)
             elif vp.collidepoint(self.mouse) and not self.show_help:

@@ -273,11 +273,12 @@ class MovesMixin(UnitMoveMixin):
             for i, g in s["ghosts"].items():
                 if i not in ghosts:
                     ghosts[i], origin[i] = g, s["origin"][i]
+        faces = self.ghost_faces(drag)  # (03.01 the facings turned with R or the wheel)
         to = tuple((i, *self._on_table(i, x, y, origin[i])) for i, (x, y) in sorted(ghosts.items())
-                   if (x, y) != origin[i][:2])
+                   if (x, y) != origin[i][:2] or self._turned(i, faces))
         if to and drag["mode"] == SCOUT:
-            return ScoutMove(drag["unit"], to)
-        return Move(drag["unit"], to, drag["mode"]) if to else None
+            return ScoutMove(drag["unit"], to, face=self.faces_turned(faces, ghosts))
+        return Move(drag["unit"], to, drag["mode"], face=self.faces_turned(faces, ghosts)) if to else None
 
     def release_move(self, drag) -> None:
         """09.05-09.07 The move is made only if the battle accepts it where the ghosts are. One
@@ -325,8 +326,8 @@ class MovesMixin(UnitMoveMixin):
             cmd = self.drag_command(d)
             v = self.verdict
             if cmd is not None:
-                if v.ask(b, self.scene.models, (d["unit"], d["mode"], ghost_key(d["ghosts"])), lambda: cmd,
-                         self.clock):
+                key = (d["unit"], d["mode"], ghost_key(d["ghosts"]), d.get("turn", 0.0))
+                if v.ask(b, self.scene.models, key, lambda: cmd, self.clock):
                     g, o = d["ghosts"].get(d["grab"]), d["origin"].get(d["grab"])
                     far = ""
                     if g and o:

@@ -211,7 +211,8 @@ def _idle(flow, sb) -> None:
     flow.newline()
     flow.para("The type is this unit's, reset after its move. Drag a model to move the whole unit; "
               "Shift-drag places one model at a time, Enter confirms the unit's move. R or the wheel "
-              "turns a dragged formation. The ring shows how far each model may go.", "#muted")
+              "turns a dragged formation (a vehicle's base turns with it: 03.01, free, but its swing "
+              "may not cross what it may not). The ring shows how far each model may go.", "#muted")
 
 
 def _type_row(flow, sb, order: ShootOrder) -> None:

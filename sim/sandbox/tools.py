@@ -43,6 +43,8 @@ class ToolsMixin(MovesMixin, PlacementMixin, TapeMixin, PhaseSkipMixin):
             self.close_placement()
         elif k == pygame.K_k:
             self.toggle_skip_empty()  # (phase_skip.py)
+        elif k == pygame.K_r and self.carry is not None and self.mode == "battle":
+            self.rotate_carried(-1 if e.mod & pygame.KMOD_SHIFT else 1)  # (deploy_flow.py)
         elif k == pygame.K_r and (self.drag is not None or self.staged is not None):
             self.rotate_formation(-1 if e.mod & pygame.KMOD_SHIFT else 1)  # (unit_move.py)
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.staged is not None and self.order is None:

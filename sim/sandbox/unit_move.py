@@ -33,6 +33,7 @@ SNAP_RADII = (0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.75, 1.0)  # inches: "a small m
 SNAP_ANGLES = 16
 TURN_STEP = 15.0  # degrees a formation turns per R (or wheel notch) while dragging
 MODES = ("normal", "advance", "fall back")
+FACING_MODES = MODES + ("scout",)  # the drags whose command turns bases (24.32 a scout move too)
 
 
 def rotate_about(points: dict, pivot, degrees: float) -> dict:
@@ -123,7 +124,8 @@ class UnitMoveMixin:
     @property
     def staged(self) -> dict | None:
         """{"unit", "mode", "ghosts": {model id: (x, y)}, "origin": {id: (x, y, limit)},
-        "verdicts": {id: reason}, "reason": the whole move's refusal or None, "key"}."""
+        "faces": {id: the facing its ghost is turned to}, "verdicts": {id: reason}, "reason":
+        the whole move's refusal or None, "key"}."""
         if getattr(self, "battle", None) is None:
             return None
         return self._moves_state().get("staged")
@@ -134,12 +136,14 @@ class UnitMoveMixin:
         s = st.get("staged")
         if s is None or s["unit"] != drag["unit"]:
             s = st["staged"] = {"unit": drag["unit"], "mode": drag["mode"], "ghosts": {}, "origin": {},
-                                "verdicts": {}, "reason": None, "key": None}
+                                "faces": {}, "verdicts": {}, "reason": None, "key": None}
+        s["faces"].update(self.drag_faces(drag))
         for mid, g in drag["ghosts"].items():
             o = drag["origin"][mid]
-            if math.hypot(g[0] - o[0], g[1] - o[1]) < 1e-4:
-                s["ghosts"].pop(mid, None)  # (put back where it stands: not moved)
+            if math.hypot(g[0] - o[0], g[1] - o[1]) < 1e-4 and not self._turned(mid, s["faces"]):
+                s["ghosts"].pop(mid, None)  # (put back where it stands, as it faced: not moved)
                 s["origin"].pop(mid, None)
+                s["faces"].pop(mid, None)
             else:
                 s["ghosts"][mid], s["origin"][mid] = g, o
         if not s["ghosts"]:
@@ -154,7 +158,40 @@ class UnitMoveMixin:
         if s is None:
             return None
         to = tuple((i, *self._on_table(i, x, y, s["origin"][i])) for i, (x, y) in sorted(s["ghosts"].items()))
-        return Move(s["unit"], to, s["mode"]) if to else None
+        return Move(s["unit"], to, s["mode"], face=self.faces_turned(s["faces"], s["ghosts"])) if to else None
+
+    # ------------------------------------------------------------------ facings (03.01)
+    def _turned(self, mid: str, faces: dict) -> bool:
+        """Whether ``faces`` turns ``mid`` from the facing it has."""
+        return mid in faces and faces[mid] != self.scene.models[mid].fp.angle
+
+    def faces_turned(self, faces: dict, placed) -> tuple:
+        """A Move's ``face``: the facings of ``faces`` that turn a model ``placed`` names, by id."""
+        return tuple((i, a) for i, a in sorted(faces.items()) if i in placed and self._turned(i, faces))
+
+    def _start_facing(self, mid: str) -> float:
+        """Where a dragged model's facing starts: its staged ghost's, else the model's own."""
+        s = self.staged
+        faces = s.get("faces", {}) if s is not None else {}
+        return faces.get(mid, self.scene.models[mid].fp.angle)
+
+    def drag_faces(self, d) -> dict:
+        """03.01 The facings of a move's dragged models that are not round: each turned by the
+        drag's turn (R, the wheel: the formation's turn, which turns each base with it) from
+        where it starts. Empty when the drag has not turned (or is no move)."""
+        t = d.get("turn", 0.0)
+        if not t or d.get("mode") not in FACING_MODES:
+            return {}
+        return {i: (self._start_facing(i) + t) % 360.0 for i in d.get("models", ())
+                if self.scene.models[i].fp.shape != "round"}
+
+    def ghost_faces(self, d) -> dict:
+        """Every ghost's facing drawn with the drag ``d``: its unit's staged facings, then the
+        dragged models' own."""
+        s = self.staged
+        out = dict(s.get("faces", {})) if s is not None and s["unit"] == d.get("unit") else {}
+        out.update(self.drag_faces(d))
+        return out
 
     def _judge_staged(self) -> None:
         """Each staged model's own verdict (the problems naming it), and the whole move's."""
@@ -211,18 +248,24 @@ class UnitMoveMixin:
         """R (or the wheel) while dragging: the dragged models turn about the grabbed one; with
         a staged move and no drag, its ghosts turn about their centre."""
         d = self.drag
-        if d is not None and len(d["models"]) > 1:
+        hulls = d is not None and any(self.scene.models[i].fp.shape != "round" for i in d.get("models", ()))
+        if d is not None and (len(d["models"]) > 1 or hulls):
             d["turn"] = (d.get("turn", 0.0) + step * TURN_STEP) % 360
             if d.get("pos") is not None:
                 self._drag_motion(d["pos"])
-            self.status = f"formation turned {d['turn']:g} degrees (R, wheel)"
+            what = "formation" if len(d["models"]) > 1 else self.scene.models[d["models"][0]].name
+            self.status = f"{what} turned {d['turn']:g} degrees (R, wheel)"
             return True
         s = self.staged
-        if d is None and s is not None and len(s["ghosts"]) > 1:
+        if d is None and s is not None and (len(s["ghosts"]) > 1 or any(
+                self.scene.models[i].fp.shape != "round" for i in s["ghosts"])):
             gs = s["ghosts"]
             c = (sum(x for x, _ in gs.values()) / len(gs), sum(y for _, y in gs.values()) / len(gs))
             turned = rotate_about(gs, c, step * TURN_STEP)
             s["ghosts"] = {i: self._clamped(i, *p, s["origin"][i]) for i, p in turned.items()}
+            for i in gs:  # (each base turns with its formation)
+                if self.scene.models[i].fp.shape != "round":
+                    s["faces"][i] = (self._start_facing(i) + step * TURN_STEP) % 360.0
             self._judge_staged()
             return True
         return False
@@ -307,8 +350,10 @@ class UnitMoveMixin:
         if self.drag is not None and self.drag["unit"] == s["unit"]:
             ghosts.update(self.drag["ghosts"])
             look.ghosts = ghosts
+            look.ghost_faces = self.ghost_faces(self.drag)
         elif self.drag is None:
             look.ghosts = ghosts
+            look.ghost_faces = dict(s.get("faces", {}))
 
     def draw_staged(self, surf) -> None:
         """Each staged model: its ghost ringed in its own verdict's colour, the distance it has

@@ -183,3 +183,40 @@ def test_auto_deploying_an_army_that_does_not_fit_says_why(make, tmp_path):
     d.click_button("place:auto-rest")
     assert "army does not fit its deployment zone" in sb.status and "150 mm round base" in sb.status, sb.status
     assert sb.battle.turn_state.pre_battle == PreBattleStep.DEPLOY
+
+
+def test_a_tank_carried_onto_the_table_turns_with_r(make, tmp_path):
+    """03.01 R while a unit is carried from the deployment list: its formation turns and each
+    base that is not round with it; the ghost shows the turned base, and the Deploy made turns
+    the tank (its event says so)."""
+    text = SCENARIO.read_text()
+    line = next(s for s in text.splitlines() if s.strip().startswith('{ name = "Warden", count = 5'))
+    tank = line.replace('count = 5, base_mm = 32', 'count = 1, base = [150, 92], shape = "oval"')
+    path = tmp_path / "deployment_tank.toml"
+    path.write_text(text.replace(line, tank))
+    d = make(path)
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    req = sb.battle.pending
+    d.click_button("answer:defender" if req.player == 1 else "answer:attacker")
+    d.click_button("formations:confirm")
+    d.click_button("formations:confirm")
+    ts = sb.battle.turn_state
+    while ts.chooser != 0:  # (blue sets its units up first where it deploys first)
+        sb.auto_deploy(next(u for u in ("stalkers",) if W.undeployed(sb.battle.units[u])))
+        d.pump(2)
+    rx, ry = zone_centre(sb, 0)
+    sb.carry_unit("line")
+    d.move(screen(sb, 30, ry))
+    d.pump(2)
+    for _ in range(6):
+        d.key(pygame.K_r, "r")
+    d.pump(2)
+    assert sb.carry["turn"] == 90.0 and "turned 90 degrees" in sb.status, sb.status
+    _key, cmd, why = sb.carry["ghost"]
+    assert cmd.face == (("line/1", 90.0),) and why is None, why
+    d.click(screen(sb, 30, ry))
+    deployed = [e for e in sb.battle.events if e["type"] == ev.DEPLOYED and e["unit"] == "line"]
+    assert deployed and deployed[0]["face"] == [["line/1", 90.0]], sb.status
+    assert sb.scene.models["line/1"].fp.angle == 90.0

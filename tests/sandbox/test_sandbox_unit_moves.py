@@ -238,3 +238,37 @@ def test_empty_phases_are_not_skipped_when_the_setting_is_off_or_a_charge_can_be
     d = _at_phase(make, MISSION, True, "shooting")  # (the Assault Squad is 4" from the Line Squad)
     d.key(pygame.K_e, "e")
     assert str(d.sb.battle.turn_state.phase) == "charge", d.sb.status
+
+
+def test_a_dragged_tank_turns_with_r_and_its_move_turns_it(make):
+    """03.01 R while dragging a model that is not round turns its base (15 degrees a press): the
+    ghost is drawn turned, the verdict is asked of the turned move, and the release makes a
+    Move whose ``face`` turns it. The tank fits through the gate only lengthwise."""
+    from pathlib import Path
+    from test_sandbox_moves import _settle
+    from sim.commands import EndPhase, StartBattle
+    d = make(Path(__file__).resolve().parents[2] / "scenarios" / "turning.toml", seed=41)
+    sb = d.sb
+    assert sb.submit(StartBattle())
+    sb.finish()
+    _settle(d)
+    while str(sb.battle.turn_state.phase) != "movement":
+        assert sb.submit(EndPhase()), sb.status
+        sb.finish()
+        _settle(d)
+    d.pump(2)
+    a = d.model_pos("tank/1")
+    b = (a[0], a[1] + inches(sb, 11)) if sb.camera.to_screen(0, 1)[1] > sb.camera.to_screen(0, 0)[1] \
+        else (a[0], a[1] - inches(sb, 11))
+    hold(d, a, b)
+    assert "would be refused" in sb.status and "crosses a dense feature" in sb.status, sb.status
+    for _ in range(6):
+        d.key(pygame.K_r, "r")
+    assert sb.drag["turn"] == 90.0 and sb.look().ghost_faces == {"tank/1": 90.0}
+    d.pump(3)  # (the pointer rests: the verdict of the turned move)
+    assert "legal - release to make it" in sb.status, sb.status
+    n = len(sb.battle.events)
+    release(d, b)
+    moved = moved_events(sb, n)
+    assert moved and moved[0]["face"] == [["tank/1", 90.0]], sb.status
+    assert sb.scene.models["tank/1"].fp.angle == 90.0
