@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import FLY, TARGETS, TO, UNIT, VIA, CommandRecord, on_grid
+from sim.commands.base import FACE, FLY, TARGETS, TO, UNIT, VIA, CommandRecord, on_grid
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan import moves as MV
@@ -52,6 +52,7 @@ class ChargeMove:
     to: tuple[tuple[str, float, float], ...]
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
     fly: bool = False  # 21.03 take to the skies
+    face: tuple = ()  # (model id, degrees): 03.01 the facing a model turns to
 
     __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
@@ -177,9 +178,11 @@ def _apply_charge_move(battle, cmd: ChargeMove):
     if not cmd.targets:
         battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=[], result="not made")
         return
-    final = apply_positions(battle, ent, cmd.to)
+    final = apply_positions(battle, ent, cmd.to, cmd.face)
     st.charged = True
     sky = {"fly": True} if cmd.fly else {}  # (21.03 taking to the skies)
+    if cmd.face:
+        sky["face"] = [[mid, a] for mid, a in cmd.face]
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
                 result="made", to=final, **sky)
     if RE.any_rules():  # (a rule's mortal wounds after a charge move: sim.systems.rule_effects)
@@ -243,4 +246,4 @@ DECLARE_CHARGE = CommandRecord(
 
 CHARGE_MOVE = CommandRecord(
     "charge move", ChargeMove, "11.02", "make a declared charge's move at its targets (none: it is not made)",
-    (UNIT, TARGETS, TO, VIA, FLY), check=_check_charge_move, apply=_apply_charge_move, phase=Phase.CHARGE)
+    (UNIT, TARGETS, TO, VIA, FLY, FACE), check=_check_charge_move, apply=_apply_charge_move, phase=Phase.CHARGE)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import SELECTED, TO, UNIT, VIA, CommandRecord, on_grid, optional_str
+from sim.commands.base import FACE, SELECTED, TO, UNIT, VIA, CommandRecord, on_grid, optional_str
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan import moves as MV
@@ -33,6 +33,7 @@ class PileIn:
     to: tuple[tuple[str, float, float], ...]
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
     targets: tuple[str, ...] = ()
+    face: tuple = ()  # (model id, degrees): 03.01 the facing a model turns to
 
     __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
@@ -51,14 +52,15 @@ class Consolidate:
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
     targets: tuple[str, ...] = ()
     objective: str | None = None
+    face: tuple = ()  # (model id, degrees): 03.01 the facing a model turns to
 
     __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
 
 def _place(battle, cmd, event: str) -> int:
     ent = battle.units[cmd.unit]
-    final = apply_positions(battle, ent, cmd.to)
-    battle.emit(event, unit=cmd.unit, to=final)
+    final = apply_positions(battle, ent, cmd.to, cmd.face)
+    battle.emit(event, unit=cmd.unit, to=final, **({"face": [[m, a] for m, a in cmd.face]} if cmd.face else {}))
     return ent
 
 
@@ -178,11 +180,11 @@ def consolidate_command(battle, uid: str, to, targets=None, objective: str | Non
 
 PILE_IN = CommandRecord(
     "pile in", PileIn, "12.02", "a pile-in move (up to 3\") in the Pile In step",
-    (UNIT, TO, VIA, SELECTED), check=_check_pile_in, apply=_apply_pile_in, describe=_made("pile in"),
+    (UNIT, TO, VIA, SELECTED, FACE), check=_check_pile_in, apply=_apply_pile_in, describe=_made("pile in"),
     phase=Phase.FIGHT, step=FightStep.PILE_IN, script_step="pile_in")
 
 CONSOLIDATE = CommandRecord(
     "consolidate", Consolidate, "12.07", "a consolidation move (up to 3\") in the Consolidate step",
-    (UNIT, TO, VIA, SELECTED, optional_str("objective", "an objective's name")), check=_check_consolidate,
+    (UNIT, TO, VIA, SELECTED, optional_str("objective", "an objective's name"), FACE), check=_check_consolidate,
     apply=_apply_consolidate, describe=_made("consolidate"),
     phase=Phase.FIGHT, step=FightStep.CONSOLIDATE, script_step="consolidate")

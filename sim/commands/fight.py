@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import SELECTED, TO, UNIT, VIA, CommandRecord, on_grid
+from sim.commands.base import FACE, SELECTED, TO, UNIT, VIA, CommandRecord, on_grid
 from sim.commands.shoot import SELECTIONS, targets_of
 from sim.components import Unit
 from sim.errors import PlanError
@@ -53,6 +53,7 @@ class Overrun:
     to: tuple[tuple[str, float, float], ...] = ()
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
     targets: tuple[str, ...] = ()  # 12.03 its pile-in targets (none given: Part A ruling 18's)
+    face: tuple = ()  # (model id, degrees): 03.01 the facing a model turns to
 
     __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
@@ -125,8 +126,8 @@ def _check_overrun(battle, cmd: Overrun) -> None:
                         f"a normal fight, not an overrun fight (12.05, 12.06)")
     if cmd.to:
         MV.check_pile_in(battle, ent, cmd)
-    elif cmd.via or cmd.targets:
-        raise PlanError("turning points or pile-in targets given for a pile-in move that moves no model (12.06)")
+    elif cmd.via or cmd.targets or cmd.face:
+        raise PlanError("turning points, facings or pile-in targets given for a pile-in move that moves no model (12.06)")
 
 
 def _apply_overrun(battle, cmd: Overrun):
@@ -142,8 +143,9 @@ def _apply_overrun(battle, cmd: Overrun):
     battle.emit(ev.OVERRUN, unit=cmd.unit, rule="12.06")
     yield from _selected(battle, ent)
     if cmd.to:
-        final = apply_positions(battle, ent, cmd.to)
-        battle.emit(ev.PILED_IN, unit=cmd.unit, to=final, note="overrun fight (12.06)")
+        final = apply_positions(battle, ent, cmd.to, cmd.face)
+        more = {"face": [[m, a] for m, a in cmd.face]} if cmd.face else {}
+        battle.emit(ev.PILED_IN, unit=cmd.unit, to=final, note="overrun fight (12.06)", **more)
 
 
 # --- the automatic player's choice (Part A ruling 18) ---------------------------------------
@@ -174,5 +176,5 @@ FIGHT = CommandRecord(
 
 OVERRUN_FIGHT = CommandRecord(
     "overrun", Overrun, "12.06", "select a unit for an overrun fight: one more pile-in move, then its fight",
-    (UNIT, TO, VIA, SELECTED), check=_check_overrun, apply=_apply_overrun, phase=Phase.FIGHT, step=FightStep.FIGHT,
+    (UNIT, TO, VIA, SELECTED, FACE), check=_check_overrun, apply=_apply_overrun, phase=Phase.FIGHT, step=FightStep.FIGHT,
     selects_to_fight=True)

@@ -112,6 +112,7 @@ class Charge(Event):
     to: NotRequired[Annotated[list[Placed], "each model moved and where it ends (made)"]]
     fly: NotRequired[Annotated[bool, "true: taking to the skies (21.03)"]]
     note: NotRequired[Annotated[str, "a Heroic Intervention's, with its mode"]]
+    face: NotRequired[Annotated[list[Faced], "each model turned and the facing it ends at, degrees (03.01)"]]
 
 
 def charge_dice(events, unit: str) -> tuple[int, ...]:
@@ -135,6 +136,7 @@ class PiledIn(Event):
     unit: Annotated[str, "the unit's id"]
     to: Annotated[list[Placed], "each model moved and where it ends"]
     note: NotRequired[Annotated[str, "an overrun fight's (12.06)"]]
+    face: NotRequired[Annotated[list[Faced], "each model turned and the facing it ends at, degrees (03.01)"]]
 
 
 @declare(ev.CONSOLIDATED)
@@ -143,6 +145,7 @@ class Consolidated(Event):
 
     unit: Annotated[str, "the unit's id"]
     to: Annotated[list[Placed], "each model moved and where it ends"]
+    face: NotRequired[Annotated[list[Faced], "each model turned and the facing it ends at, degrees (03.01)"]]
 
 
 @declare(ev.OVERRUN)

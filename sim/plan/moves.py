@@ -158,6 +158,12 @@ def facings_of(battle, unit_ent: int, face, to) -> dict[str, float]:
     return out
 
 
+def _angles(battle, unit_ent: int, cmd) -> dict[str, float] | None:
+    """The end facings a command's ``face`` turns its models to (``facings_of``), or None."""
+    face = getattr(cmd, "face", ())
+    return facings_of(battle, unit_ent, face, cmd.to) if face else None
+
+
 def may_cross_dense(unit_ent: int, move: str | None = None) -> bool | float:
     """13.06 / 24.35 / Part A ruling 12 (sim.rules.movement.moves.dense_crossing): which dense
     features the unit may cross on the ground in a ``move`` move: every one for INFANTRY,
@@ -249,7 +255,7 @@ def unit_move_problems(battle, unit_ent: int, cmd, selected: str | None) -> list
     roll = (st.advance_roll if st.advance_roll is not None else 6) if cmd.mode == MoveType.ADVANCE else None
     paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
     limits = {mid: move_limit(unit_ent, battle.models[mid], cmd.mode, roll, cmd.fly, battle) for mid in paths}
-    angles = facings_of(battle, unit_ent, cmd.face, cmd.to) if cmd.face else None
+    angles = _angles(battle, unit_ent, cmd)
     return ML.check_move(
         esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
         battle.scenario.board, max_distance=limits, rule=RULE_OF_MODE[cmd.mode],
@@ -267,7 +273,7 @@ def check_scout_move(battle, unit_ent: int, cmd, distance: float) -> None:
         esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
         battle.scenario.board, max_distance={mid: distance for mid in paths}, rule="24.32",
         **path_rules(unit_ent, False), end_unengaged=True,
-        angles=facings_of(battle, unit_ent, cmd.face, cmd.to) if cmd.face else None))
+        angles=_angles(battle, unit_ent, cmd)))
 
 
 def check_charge(battle, unit_ent: int, cmd, roll: int) -> None:
@@ -278,7 +284,8 @@ def check_charge(battle, unit_ent: int, cmd, roll: int) -> None:
     uid = esper.component_for_entity(unit_ent, Unit).id
     paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
     _refuse(CH.check_charge(uid, tuple(cmd.targets), paths, bodies(), _areas(battle), battle.scenario.board,
-                            roll=charge_limit(unit_ent, roll, cmd.fly), **path_rules(unit_ent, cmd.fly)))
+                            roll=charge_limit(unit_ent, roll, cmd.fly), **path_rules(unit_ent, cmd.fly),
+                            angles=_angles(battle, unit_ent, cmd)))
 
 
 def check_pile_in(battle, unit_ent: int, cmd) -> None:
@@ -291,7 +298,8 @@ def check_pile_in(battle, unit_ent: int, cmd) -> None:
     if not targets:
         raise PlanError(f"{uid} has no pile-in target: no enemy unit engaged or within 5\" (12.03)")
     _refuse(PI.check_pile_in(uid, targets, paths_of(battle, unit_ent, cmd.to, cmd.via), body, _areas(battle),
-                             battle.scenario.board, may_cross_dense=may_cross_dense(unit_ent)))
+                             battle.scenario.board, may_cross_dense=may_cross_dense(unit_ent),
+                             angles=_angles(battle, unit_ent, cmd)))
 
 
 def check_consolidate(battle, unit_ent: int, cmd) -> None:
@@ -319,7 +327,8 @@ def check_consolidate(battle, unit_ent: int, cmd) -> None:
         obj = objective_index(battle, cmd.objective)
     _refuse(PI.check_consolidation(uid, kind, targets, None if obj is None else objs[obj],
                                    paths_of(battle, unit_ent, cmd.to, cmd.via), body, _areas(battle),
-                                   battle.scenario.board, may_cross_dense=may_cross_dense(unit_ent)))
+                                   battle.scenario.board, may_cross_dense=may_cross_dense(unit_ent),
+                                   angles=_angles(battle, unit_ent, cmd)))
 
 
 def objective_index(battle, name: str) -> int:

@@ -241,7 +241,8 @@ def _charge(e) -> str | None:
     if r == "declared":
         return f"   charge roll: {e['roll']}\""
     if r == "made":
-        return f"   charges {', '.join(e['targets'])} (roll {e['roll']}\"): made, {_n(len(e['to']), 'model')} moved"
+        return (f"   charges {', '.join(e['targets'])} (roll {e['roll']}\"): made, {_n(len(e['to']), 'model')} moved"
+                + _turned(e))
     return f"   charge ({e['roll']}\"): not made"
 
 
@@ -319,12 +320,12 @@ _LINES = {
                                     + (f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else "")),
     ev.CHARGE: _charge,
     ev.PILED_IN: lambda e: (f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved"
-                            + (f" ({e['note']})" if e.get("note") else "")),
+                            + (f" ({e['note']})" if e.get("note") else "") + _turned(e)),
     ev.OVERRUN: lambda e: f"== {e['unit']} is selected to fight: an overrun fight ({e['rule']})",
     ev.CRUSHING_IMPACT: lambda e: (f"   Crushing Impact: {e['model']} (T{e['T']}) rolls {e['rolls']} against "
                                    f"{e['target']}: {_n(e['to_enemy'], 'mortal wound')} to {e['target']}, "
                                    f"{_n(e['to_own'], 'mortal wound')} to {e['unit']} (at most 6 each)"),
-    ev.CONSOLIDATED: lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
+    ev.CONSOLIDATED: lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved" + _turned(e),
     ev.FIGHT_PASS: lambda e: f"   {e['player']} passes (12.04.01)",
     ev.INGRESS: lambda e: (f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)"
                            + _turned(e)),

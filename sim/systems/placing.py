@@ -17,7 +17,9 @@ from sim.rules.abilities import Hook
 from sim.world import queries as W
 
 
-def apply_positions(battle, ent: int, to) -> list:
+def apply_positions(battle, ent: int, to, face=()) -> list:
+    """Place the unit's models at ``to`` ((model id, x, y), ...), turned as ``face`` says
+    ((model id, degrees), ...; 03.01); returns the event's ``to``."""
     battle.changes.touched(ent)
     st = W.unit_state(ent)
     moved, final, distances, places = [], [], [], []
@@ -28,7 +30,7 @@ def apply_positions(battle, ent: int, to) -> list:
         places.append((m, x, y))
         moved.append(m)
         final.append([mid, x, y])
-    M.move_models(places)
+    M.move_models(places, {battle.models[mid]: a for mid, a in face} if face else None)
     st.model_moved, furthest = MOVE.add_move(st.model_moved, distances)
     st.moved = max(st.moved, furthest)
     battle.changes.moved(moved)

@@ -153,3 +153,45 @@ def test_03_01_an_ingress_sets_a_hull_up_turned_and_checks_it_turned():
         b.run_command(Ingress("rr", (("rr/1", 1.2, 20),), face=(("rr/1", 90),)))
         assert _facing(b, "rr/1") == 90.0
         assert of_type(b, "ingress")[0]["face"] == [["rr/1", 90.0]]
+
+
+def test_03_01_every_command_that_places_models_may_turn_them():
+    from sim.commands import RECORDS
+    from sim.commands.base import FACE, TO
+    assert {r.kind for r in RECORDS if TO in r.fields} == {r.kind for r in RECORDS if FACE in r.fields}
+
+
+def test_11_04_a_charge_move_turns_the_tank_and_its_conditions_read_the_turned_base():
+    """Its nose turned to the target, the tank ends within 1" of it (engaged: the charge is
+    made, the event says the turn); the same end unturned is 2.27" away, not engaged, and is
+    refused: the 11.04 conditions read the base as it ends."""
+    from sim.commands import ChargeMove, DeclareCharge
+    from sim.rules.dice import ForcedDice
+    blade = {"blade": {"range": "melee", "A": 2, "WS": 3, "S": 4, "AP": 0, "D": 1}}
+    half_w, r = 30 / 25.4, 16 / 25.4
+    target_y = 10 + half_w + r + 6.0
+
+    def battle():
+        t = tank((20.0, 10.0))
+        t["weapons"] = ["blade"]
+        red = [unit("r1", t, keywords=["VEHICLE"])]
+        blue = [unit("b1", model((20, target_y), ["blade"])), unit("b2", model((50, 40), ["blade"]))]
+        b = Battle(mission_scenario(red, blue, weapons=blade), dice=ForcedDice([3, 4]))
+        b.run_command(StartBattle())
+        b.turn_state.cp = [0, 0]
+        while str(b.turn_state.phase) != "charge":
+            b.run_command(EndPhase())
+        b.run_command(DeclareCharge("r1"))
+        return b
+
+    end_y = round(target_y - r - 0.5 - 150 / 25.4 / 2, 6)
+    with battle() as b:
+        with pytest.raises(Refusal, match=r"r1/1: it ends 2\.27\" from the nearest charge target model but could "
+                                          r"end within 1\" of one"):
+            b.submit(ChargeMove("r1", ("b1",), (("r1/1", 20, end_y),)))
+    with battle() as b:
+        b.run_command(ChargeMove("r1", ("b1",), (("r1/1", 20, end_y),), face=(("r1/1", 90),)))
+        (made,) = [e for e in of_type(b, "charge") if e["result"] == "made"]
+        assert made["face"] == [["r1/1", 90.0]] and _facing(b, "r1/1") == 90.0
+        b._enter()
+        assert W.unit_engaged(b.units["r1"])

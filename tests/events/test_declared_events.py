@@ -178,5 +178,5 @@ def test_the_check_sees_what_is_not_declared():
 
 def test_fields_list_the_declaration():
     f = fields(ev.CHARGE)
-    assert list(f) == ["type", "unit", "roll", "result", "targets", "to", "fly", "note"]
+    assert list(f) == ["type", "unit", "roll", "result", "targets", "to", "fly", "note", "face"]
     assert not f["roll"].optional and f["targets"].optional and f["roll"].kind is int

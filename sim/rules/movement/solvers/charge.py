@@ -186,7 +186,8 @@ def charge_conditions(unit: str, targets: Collection[str], paths: Mapping[str, S
                       bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                       board: tuple[float, float], *, roll: float, may_cross_dense: bool = False,
                       through_enemies: bool = False, impassable: Collection[str] = (),
-                      _skip_possible: bool = False) -> list[MoveProblem]:
+                      _skip_possible: bool = False,
+                      angles: Mapping[str, float] | None = None) -> list[MoveProblem]:
     """11.04 The charge move's own conditions for ``unit`` moving along ``paths`` against
     ``targets`` (the 03.01 checks are ``check_move``'s; ``check_charge`` runs both):
 
@@ -201,7 +202,7 @@ def charge_conditions(unit: str, targets: Collection[str], paths: Mapping[str, S
     if problems:
         return problems
     placer = Placer(unit, idx, areas, board, max_distance=roll, may_cross_dense=may_cross_dense,
-                    through_enemies=through_enemies, impassable=impassable, ends=paths)
+                    through_enemies=through_enemies, impassable=impassable, ends=paths, angles=angles)
     trows = _target_rows(idx, targets)
     others = np.array([j for j in placer.enemy_rows.tolist() if idx.units[j] not in trows],
                       dtype=np.int64)
@@ -248,16 +249,18 @@ def charge_conditions(unit: str, targets: Collection[str], paths: Mapping[str, S
 def check_charge(unit: str, targets: Collection[str], paths: Mapping[str, Sequence[Point]],
                  bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                  board: tuple[float, float], *, roll: float, may_cross_dense: bool = False,
-                 through_enemies: bool = False, impassable: Collection[str] = ()) -> list[MoveProblem]:
+                 through_enemies: bool = False, impassable: Collection[str] = (),
+                 angles: Mapping[str, float] | None = None) -> list[MoveProblem]:
     """11.04 Every problem with a charge move: ``check_move`` (03.01, 03.03, maximum distance =
-    the charge roll) followed by ``charge_conditions``."""
+    the charge roll) followed by ``charge_conditions``; ``angles``, the end facings of the
+    models it turns (03.01)."""
     idx = as_index(bodies)
     out = check_move(unit, paths, idx, areas, board, max_distance=roll, rule="11.04",
                      may_cross_dense=may_cross_dense, through_enemies=through_enemies,
-                     impassable=impassable)
+                     impassable=impassable, angles=angles)
     return out + charge_conditions(unit, targets, paths, idx, areas, board, roll=roll,
                                    may_cross_dense=may_cross_dense,
-                                   through_enemies=through_enemies, impassable=impassable)
+                                   through_enemies=through_enemies, impassable=impassable, angles=angles)
 
 
 def solve_charge(unit: str, targets: Collection[str], roll: float,

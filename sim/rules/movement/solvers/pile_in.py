@@ -334,7 +334,8 @@ def pile_in_conditions(unit: str, targets: Collection[str], paths: Mapping[str, 
                        bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                        board: tuple[float, float], *, max_distance: float = PILE_IN_DISTANCE,
                        may_cross_dense: bool = False,
-                       _skip_possible: bool = False) -> list[MoveProblem]:
+                       _skip_possible: bool = False,
+                       angles: Mapping[str, float] | None = None) -> list[MoveProblem]:
     """12.03 The pile-in move's own conditions (``check_pile_in`` adds ``check_move``'s):
     targets as 12.03 selects them; models in base contact with an enemy do not move; each
     moved model ends closer to its closest target and engaged with it if possible; after,
@@ -359,7 +360,7 @@ def pile_in_conditions(unit: str, targets: Collection[str], paths: Mapping[str, 
     if out:
         return out
     placer = Placer(unit, idx, areas, board, max_distance=max_distance, ends=paths,
-                    may_cross_dense=may_cross_dense)
+                    may_cross_dense=may_cross_dense, angles=angles)
     out += _pile_conditions(placer, targets, lock=True, rule="12.03", what="pile-in move",
                             skip_possible=_skip_possible)
     if not engaged_units(unit, placer.cur, idx):
@@ -371,13 +372,14 @@ def pile_in_conditions(unit: str, targets: Collection[str], paths: Mapping[str, 
 def check_pile_in(unit: str, targets: Collection[str], paths: Mapping[str, Sequence[Point]],
                   bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                   board: tuple[float, float], *, max_distance: float = PILE_IN_DISTANCE,
-                  may_cross_dense: bool = False) -> list[MoveProblem]:
-    """12.03 Every problem with a pile-in move: ``check_move`` then ``pile_in_conditions``."""
+                  may_cross_dense: bool = False, angles: Mapping[str, float] | None = None) -> list[MoveProblem]:
+    """12.03 Every problem with a pile-in move: ``check_move`` then ``pile_in_conditions``
+    (``angles``: the end facings of the models it turns, 03.01)."""
     idx = as_index(bodies)
     return check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.03",
-                      may_cross_dense=may_cross_dense) \
+                      may_cross_dense=may_cross_dense, angles=angles) \
         + pile_in_conditions(unit, targets, paths, idx, areas, board, max_distance=max_distance,
-                             may_cross_dense=may_cross_dense)
+                             may_cross_dense=may_cross_dense, angles=angles)
 
 
 def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
@@ -386,7 +388,8 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
                              bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                              board: tuple[float, float], *, max_distance: float = PILE_IN_DISTANCE,
                              may_cross_dense: bool = False,
-                             _skip_possible: bool = False) -> list[MoveProblem]:
+                             _skip_possible: bool = False,
+                             angles: Mapping[str, float] | None = None) -> list[MoveProblem]:
     """12.08 The consolidation move's own conditions for ``mode`` ("ongoing", "engaging" or
     "objective"; ``consolidation_mode`` gives the compulsory one), its selected enemy units
     (``targets``) or ``objective`` (the mode's own eligibility is checked:
@@ -428,7 +431,7 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
     if out:
         return out
     placer = Placer(unit, idx, areas, board, max_distance=max_distance, ends=paths,
-                    may_cross_dense=may_cross_dense)
+                    may_cross_dense=may_cross_dense, angles=angles)
     if mode in (ConsolidationMode.ONGOING, ConsolidationMode.ENGAGING):
         out += _pile_conditions(placer, targets, lock=(mode == ConsolidationMode.ONGOING), rule="12.08",
                                 what=f"{mode} consolidation move", skip_possible=_skip_possible)
@@ -474,14 +477,17 @@ def check_consolidation(unit: str, mode: str, targets: Collection[str],
                         bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                         board: tuple[float, float], *,
                         max_distance: float = PILE_IN_DISTANCE,
-                        may_cross_dense: bool = False) -> list[MoveProblem]:
+                        may_cross_dense: bool = False,
+                        angles: Mapping[str, float] | None = None) -> list[MoveProblem]:
     """12.08 Every problem with a consolidation move: ``check_move`` (objective mode: ending
-    unengaged) then ``consolidation_conditions``."""
+    unengaged) then ``consolidation_conditions`` (``angles``: the end facings of the models it
+    turns, 03.01)."""
     idx = as_index(bodies)
     return check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.08",
-                      end_unengaged=(mode == ConsolidationMode.OBJECTIVE), may_cross_dense=may_cross_dense) \
+                      end_unengaged=(mode == ConsolidationMode.OBJECTIVE), may_cross_dense=may_cross_dense,
+                      angles=angles) \
         + consolidation_conditions(unit, mode, targets, objective, paths, idx, areas, board,
-                                   max_distance=max_distance, may_cross_dense=may_cross_dense)
+                                   max_distance=max_distance, may_cross_dense=may_cross_dense, angles=angles)
 
 
 # --- the solvers ---------------------------------------------------------------------------

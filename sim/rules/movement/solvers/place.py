@@ -275,8 +275,10 @@ class Placer:
                  areas: Sequence[TerrainArea], board: tuple[float, float], *,
                  max_distance: Mapping[str, float] | float, may_cross_dense: bool | float = False,
                  through_enemies: bool = False, impassable: Collection[str] = (),
-                 ends: Mapping[str, Sequence[Point]] | None = None):
+                 ends: Mapping[str, Sequence[Point]] | None = None,
+                 angles: Mapping[str, float] | None = None):
         self.idx = idx = as_index(bodies)
+        self.facing = dict(angles or {})  # (03.01 the facings a command turns its models to)
         self.terr = terrain_index(areas)
         self.board = board
         self.unit = unit
@@ -307,7 +309,7 @@ class Placer:
         path = tuple(path)
         self.path[mid] = path
         x, y = path[-1]
-        self.cur[mid] = self.start[mid].moved(x, y)
+        self.cur[mid] = self.start[mid].moved(x, y, self.facing.get(mid))
 
     def moved(self, mid: str) -> bool:
         p = self.path.get(mid)
