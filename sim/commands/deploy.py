@@ -311,6 +311,10 @@ def default_deploy(battle, ent: int, pick=None) -> Deploy | None:
         for to in PD.set_up_spots(battle, ent, region, pick):
             if battle.check(cmd := Deploy(uid, to)) is None:
                 return cmd
+    for region in regions:  # (then its vehicles turned, 03.01: where they fit only so)
+        for to, face in PD.turned_spots(battle, ent, region, pick):
+            if battle.check(cmd := Deploy(uid, to, face)) is None:
+                return cmd
     return None
 
 

@@ -71,11 +71,12 @@ def _candidates(battle, u: int, toward=()):
         region = RG.ingress_strip(board, efs, zones[1 - owner] if zones else None,
                             ts.round if ts is not None else 2, names)
     uid = esper.component_for_entity(u, Unit).id
+    turn = PL.turns(models)  # (03.01 a vehicle may arrive turned: its long side along the edge)
     for reg in regions + [region]:
         for p in PL.iter_placements(models, reg, others, battle.scenario.terrain, PL.Prefer.toward(*toward),
-                                    count=OPTIONS, apart=APART, checked=False):  # (the players check)
+                                    count=OPTIONS, apart=APART, checked=False, turn=turn):  # (the players check)
             to = tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
-            yield p.anchor, Ingress(uid, to)
+            yield p.anchor, Ingress(uid, to, face=p.face(models))
 
 
 def _shorter_deep_strikes(battle, u: int, board, efs, names) -> list:

@@ -108,6 +108,23 @@ def set_up_spots(battle, ent: int, region, pick=None):
         yield tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
 
 
+def turned_spots(battle, ent: int, region, pick=None):
+    """``set_up_spots``' set-ups with the unit's vehicles turned (03.01): ((model id, x, y),
+    ...), ((model id, degrees), ...) for each placement the solver finds trying facings (its
+    own, a quarter and an eighth of a circle either way) that turns some base; none for a unit
+    whose bases look the same turned. Tried after every set-up at the bases' own facings, so
+    a unit that fits as it stands is set up as before."""
+    from sim.rules.movement.solvers import placement as PL
+    models, rg, others, prefer = _set_up_problem(battle, ent, region, pick)
+    if not PL.turns(models):
+        return
+    for p in PL.iter_placements(models, rg, others, battle.scenario.terrain, prefer, count=OPTIONS, apart=APART,
+                                checked=False, turn=True):
+        face = p.face(models)
+        if face:
+            yield tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models), face
+
+
 def no_room(battle, ent: int, region) -> str:
     """Why the placement solver finds no set-up of the unit over ``region`` (its refusal's
     sentence: the model that does not fit, the room free and the room needed), or ''."""

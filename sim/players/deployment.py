@@ -159,6 +159,9 @@ def room_for(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
     allows = _cap(battle, units, aboard)
     while True:
         got = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre)
+        if not got and any(PL.turns(b) for b in bases.values()):  # (its vehicles turned, 03.01)
+            turned = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre, turn=True)
+            got = turned if turned else got
         if got:
             break
         added = False

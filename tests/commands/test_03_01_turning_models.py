@@ -195,3 +195,33 @@ def test_11_04_a_charge_move_turns_the_tank_and_its_conditions_read_the_turned_b
         assert made["face"] == [["r1/1", 90.0]] and _facing(b, "r1/1") == 90.0
         b._enter()
         assert W.unit_engaged(b.units["r1"])
+
+
+def test_03_01_the_players_ingress_turns_a_long_vehicle_to_arrive_along_a_short_edge():
+    """A 170 mm long oval in reserves, aimed at the middle of the west edge: lying as it is
+    (long along x) it cannot be wholly within 6" of that edge, and it may not be set up touching
+    it either (it fits when turned, so it is not too large, 03.02.02); the placement solver turns
+    it (face 90), and the check takes it."""
+    from sim.commands.ingress import ingress_candidates
+    from sim.rules.reserves import wholly_within_edge_strip
+    knight = model([(5, 5)], ["gun"], M=10)
+    knight.pop("base_mm")
+    knight.update(base=[170, 105], shape="oval")
+    red = [unit("r1", model([(30, 6)], ["gun"])), unit("rk", knight, keywords=["VEHICLE"], reserves=True)]
+    blue = [unit("b1", model([(30, 38)], ["gun"]))]
+    with Battle(mission_scenario(red, blue)) as b:
+        b.run_command(StartBattle())
+        start = b.turn_state.round
+        while b.turn_state.round == start:
+            b.run_command(EndPhase())
+        b._enter()
+        got = [cmd for _a, cmd in ingress_candidates(b, b.units["rk"], [(0.5, 22.0)])]
+        first = next(cmd for cmd in got if b.check(cmd) is None)
+        assert first.face == (("rk/1", 90.0),), first
+        (mid, x, y), = first.to
+        fp = W.footprint(b.models["rk/1"]).moved(x, y, 90.0)
+        assert x < 6 and wholly_within_edge_strip(fp, b.scenario.board)
+        # the same place unturned is refused (not within 6", and not too large to be)
+        assert b.check(Ingress("rk", first.to)) is not None
+        b.run_command(first)
+        assert _facing(b, "rk/1") == 90.0 and not of_type(b, "ingress")[0].get("oversized")

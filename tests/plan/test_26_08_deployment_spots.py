@@ -95,3 +95,27 @@ def test_24_20_infiltrators_are_set_up_by_the_solver_more_than_8_from_the_enemy(
                 fp = W.footprint(b.models[mid]).moved(x, y)
                 assert footprint_polygon_distance(fp, enemy_zone) > 8.0
                 assert all(distance(fp, e) > 8.0 for e in enemies)
+
+
+def test_03_01_a_vehicle_that_fits_its_zone_only_turned_is_set_up_turned():
+    """A 15" x 3" hull standing along y (its scenario facing, 90 degrees) is deeper than the
+    zone; set up at its own facing it fits nowhere, so the default player turns it (its set-ups
+    at its own facing tried first: a unit that fits as it stands is set up as before)."""
+    long = waiting(1)
+    del long["base_mm"]
+    long.update(base=[381, 76.2], shape="rect", angle=90)
+    red = [unit("r1", long, keywords=["VEHICLE"])]
+    blue = [unit("b1", waiting(5))]
+    with Battle(spec(red, blue), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        formations(b)
+        while b.turn_state.chooser != 0:
+            b.run_command(default_deploy(b, PD.to_deploy(1)[0]))
+        zone = b.turn_state.zones()[0]
+        assert list(PD.set_up_spots(b, b.units["r1"], zone)) == [] or all(
+            b.check(Deploy("r1", to)) is not None for to in PD.set_up_spots(b, b.units["r1"], zone))
+        cmd = default_deploy(b, b.units["r1"])
+        assert cmd is not None and cmd.face and cmd.face[0][0] == "r1/1"
+        assert cmd.face[0][1] % 180 != 90.0
+        b.run_command(cmd)
+        assert footprint_polygon_distance(W.footprint(b.models["r1/1"]), zone) == 0.0

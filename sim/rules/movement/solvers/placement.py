@@ -61,6 +61,7 @@ from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN
 from sim.rules.compiled import kernel
 from sim.rules.deployment import half_extents, player_edge, setup_problems
 from sim.rules.geometry import Footprint
+from sim.rules.grid import snap_facing
 from sim.rules.movement.kernels import placed_distances
 from sim.rules.movement.solvers.regions import OPPOSITE, Region, base_area
 from sim.rules.movement.solvers.spots import directions, ring
@@ -155,6 +156,16 @@ class Placement:
     def __bool__(self) -> bool:
         return True
 
+    def face(self, models: Sequence[tuple[str, Footprint]]) -> tuple[tuple[str, float], ...]:
+        """A set-up command's ``face`` (03.01): (model id, facing) of each of ``models`` ((id,
+        footprint)) this placement turns from the facing it has, on the facing grid."""
+        out = []
+        for mid, fp in models:
+            a = self.angles.get(mid)
+            if a is not None and snap_facing(a) != snap_facing(fp.angle):
+                out.append((mid, snap_facing(a)))
+        return tuple(out)
+
     def footprints(self, models: Sequence[tuple[str, Footprint]]) -> list[tuple[str, Footprint]]:
         """(id, footprint) of the models placed, in the order of ``models``."""
         return [(mid, fp.moved(*self.positions[mid], self.angles[mid])) for mid, fp in models
@@ -208,6 +219,12 @@ class _Tried:
     model: str | None = None
     fp: Footprint | None = None
     problems: list = field(default_factory=list)
+
+
+def turns(models: Sequence[tuple[str, Footprint]]) -> bool:
+    """Whether turning may help set ``models`` ((id, footprint)) up: some base of theirs looks
+    different turned (not round, nor an oval as wide as it is long)."""
+    return any(fp.shape == "rect" or (fp.shape == "oval" and fp.length != fp.width) for _m, fp in models)
 
 
 def _facings(fp: Footprint, turn: bool, region: Region) -> list[Footprint]:
