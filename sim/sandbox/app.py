@@ -604,7 +604,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if placing and self.ingress_ghost is not None:  # (where the click would set it up)
             owner = self.scene.units[self.ingress_unit].owner
             markers.draw_ghosts(surf, cam, self.scene, self.ingress_ghost[1].to, self.colours[owner],
-                                self.ingress_ghost[2] is None)
+                                self.ingress_ghost[2] is None, self.ingress_ghost[1].face)
         if self.mode == "setup":
             self.draw_setup(surf, look)
         if look.drag_origin:

@@ -20,6 +20,7 @@ from sim.sandbox.tracker import army_names
 from sim.phases.state import Phase
 from sim.rules.turn import PreBattleStep
 from sim.replay.report import describe
+from sim.rules.deployment import half_extents
 from sim.world import queries as W
 
 # commands whose resolution the sandbox shows step by step (the attack sequence); the others
@@ -180,9 +181,10 @@ class BattleFlowMixin:
         self.dirty |= {"orders"}
 
     def ingress_command(self, uid: str, x: float, y: float) -> Ingress:
-        """The unit's formation (its models' listed places, about their centre), turned so its
-        long side lies along the battlefield edge nearest (x, y), centred on (x, y) and kept on
-        the board. Where it may go is the rules' to say (Battle.check / submit)."""
+        """The unit's formation (its models' listed places, about their centre, and their bases
+        as they face), turned so its long side lies along the battlefield edge nearest (x, y),
+        centred on (x, y) and kept on the board; a base that is not round turns with it (03.01).
+        Where it may go is the rules' to say (Battle.check / submit)."""
         b = self.battle
         b._enter()
         ent = b.units[uid]
@@ -194,11 +196,15 @@ class BattleFlowMixin:
         bw, bh = b.scenario.board
         ex = min(x, bw - x)  # distance to the nearer short edge (left / right)
         ey = min(y, bh - y)  # to the nearer long edge (top / bottom)
-        span_x = max(dx for _m, dx, _dy in offs) - min(dx for _m, dx, _dy in offs)
-        span_y = max(dy for _m, _dx, dy in offs) - min(dy for _m, _dx, dy in offs)
+        ext = {mid: half_extents(self.scene.models[mid].fp) for mid, _dx, _dy in offs}
+        span_x = max(dx + ext[m][0] for m, dx, _dy in offs) - min(dx - ext[m][0] for m, dx, _dy in offs)
+        span_y = max(dy + ext[m][1] for m, _dx, dy in offs) - min(dy - ext[m][1] for m, _dx, dy in offs)
         along_x = ey <= ex  # the nearest edge runs along x
+        face = ()
         if along_x != (span_x >= span_y):
-            offs = [(mid, dy, dx) for mid, dx, dy in offs]
+            offs = [(mid, dy, dx) for mid, dx, dy in offs]  # (mirrored about the diagonal: each base too)
+            face = tuple((mid, (90.0 - self.scene.models[mid].fp.angle) % 360.0) for mid, _dx, _dy in offs
+                         if self.scene.models[mid].fp.shape != "round")
         # keep every base on the board: shift the centre inwards as far as the widest model needs
         lo_x = min(dx - self.scene.models[mid].radius for mid, dx, _dy in offs)
         hi_x = max(dx + self.scene.models[mid].radius for mid, dx, _dy in offs)
@@ -206,7 +212,8 @@ class BattleFlowMixin:
         hi_y = max(dy + self.scene.models[mid].radius for mid, _dx, dy in offs)
         x = min(max(x, -lo_x), bw - hi_x)
         y = min(max(y, -lo_y), bh - hi_y)
-        return Ingress(uid, tuple((mid, round(x + dx, 4), round(y + dy, 4)) for mid, dx, dy in offs))
+        return Ingress(uid, tuple((mid, round(x + dx, 4), round(y + dy, 4)) for mid, dx, dy in offs),
+                       face=tuple((m, a) for m, a in face if a != self.scene.models[m].fp.angle))
 
     def ingress_hover(self, pos) -> None:
         """While placing: the formation under the mouse and whether the rules would take it."""

@@ -11,6 +11,7 @@ import math
 
 import pygame
 
+from sim.rules import geometry
 from sim.rules import objectives as OBJ
 from sim.sandbox import style as S
 from sim.sandbox.draw_table import _dashed_line, _dashed_polygon
@@ -125,17 +126,26 @@ def draw_edge_band(surf, cam, board, colour=S.RING) -> None:
         _dashed_line(surf, colour, a, b, max(4, round(cam.length(0.5))))
 
 
-def draw_ghosts(surf, cam, scene, to, colour, ok: bool) -> None:
-    """A unit's models at the positions ``to`` ((model id, x, y), ...): translucent bases."""
+def draw_ghosts(surf, cam, scene, to, colour, ok: bool, face=()) -> None:
+    """A unit's models at the positions ``to`` ((model id, x, y), ...): translucent bases, each
+    of its own shape, turned as ``face`` ((model id, degrees), ...; 03.01) says."""
+    turned = dict(face)
+    rim = (*(S.LEGAL if ok else S.ILLEGAL), 230)
     for mid, x, y in to:
         m = scene.models.get(mid)
         if m is None:
             continue
-        fp = m.fp.moved(x, y)
+        fp = m.fp.moved(x, y, turned.get(mid))
         cx, cy = cam.to_screen(fp.x, fp.y)
-        r = max(2.0, cam.length(fp.length / 2))
+        r = max(2.0, cam.length(fp.bounding_radius))
         g = pygame.Surface((int(2 * r + 4), int(2 * r + 4)), pygame.SRCALPHA)
         c = (r + 2, r + 2)
-        pygame.draw.circle(g, (*colour, 120), c, r)
-        pygame.draw.circle(g, (*(S.LEGAL if ok else S.ILLEGAL), 230), c, r, 2)
+        if fp.shape == "round":
+            pygame.draw.circle(g, (*colour, 120), c, r)
+            pygame.draw.circle(g, rim, c, r, 2)
+        else:
+            pts = [(px - cx + c[0], py - cy + c[1]) for px, py in
+                   (cam.to_screen(qx, qy) for qx, qy in geometry.outline(fp, 24))]
+            pygame.draw.polygon(g, (*colour, 120), pts)
+            pygame.draw.polygon(g, rim, pts, 2)
         surf.blit(g, (cx - r - 2, cy - r - 2))

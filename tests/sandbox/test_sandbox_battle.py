@@ -364,3 +364,33 @@ def _uid(ent):
 def _engaged_ids(sb, ent):
     sb.battle._enter()
     return [_uid(e) for e in W.engaged_with(ent)]
+
+
+def test_a_vehicle_set_up_from_reserves_by_a_short_edge_lies_along_it(make, tmp_path):
+    """03.01 The ingress preview turns a long vehicle to lie along the edge nearest the pointer
+    (the formation's rule, its bases with it); the click sets it up so, and its ghost is drawn
+    turned (its own shape, not a disc)."""
+    text = (ROOT / "scenarios" / "reserves.toml").read_text()
+    old = '{ name = "Outrider", count = 3, base_mm = 32,'
+    new = '{ name = "Outrider", count = 1, base = [170, 105], shape = "oval",'
+    text = text.replace(old, new).replace("at = [[5, 2], [6.5, 2], [8, 2]] }", "at = [[5, 3]] }")
+    text = text.replace('keywords = ["INFANTRY"]\nreserves = true', 'keywords = ["VEHICLE"]\nreserves = true')
+    path = tmp_path / "reserves_knight.toml"
+    path.write_text(text)
+    d = make(path)
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    ts = sb.battle.turn_state
+    for _ in range(40):
+        if (ts.round, ts.active, ts.phase) == (2, 0, Phase.MOVEMENT):
+            break
+        d.click_button("phase:end")
+        settle(d)
+    d.click_button("reserve:outflank")
+    d.move(sb.camera.to_screen(3, 22))
+    d.pump(2)
+    _key, cmd, why = sb.ingress_ghost
+    assert cmd.face == (("outflank/1", 90.0),) and why is None, (cmd, why)
+    d.click(sb.camera.to_screen(3, 22))
+    assert sb.scene.models["outflank/1"].alive and sb.scene.models["outflank/1"].fp.angle == 90.0, sb.status
