@@ -261,6 +261,16 @@ def test_leaving_a_replay_returns_to_the_battle_as_it_was(make):
     assert sb.has_unsaved()  # (the command given after the save is still not saved)
 
 
+def _to_red_movement_in_round_2(d) -> None:
+    """End phases by the button (answering what comes) until red's Movement phase of round 2."""
+    ts = d.sb.battle.turn_state
+    for _ in range(40):
+        if (ts.round, ts.active, ts.phase) == (2, 0, Phase.MOVEMENT):
+            break
+        d.click_button("phase:end")
+        settle(d)
+
+
 def test_strategic_reserves_set_up_by_a_click(make):
     d = make(ROOT / "scenarios" / "reserves.toml")
     sb = d.sb
@@ -269,12 +279,8 @@ def test_strategic_reserves_set_up_by_a_click(make):
     d.click_button("phase:start")
     d.click_button("reserve:outflank")  # round 1: refused with the rule
     assert sb.ingress_unit is None and "20.04" in sb.status
+    _to_red_movement_in_round_2(d)
     ts = sb.battle.turn_state
-    for _ in range(40):
-        if (ts.round, ts.active, ts.phase) == (2, 0, Phase.MOVEMENT):
-            break
-        d.click_button("phase:end")
-        settle(d)
     assert (ts.round, ts.active, ts.phase) == (2, 0, Phase.MOVEMENT)
     d.click_button("reserve:outflank")
     assert sb.ingress_unit == "outflank"
@@ -381,12 +387,7 @@ def test_a_vehicle_set_up_from_reserves_by_a_short_edge_lies_along_it(make, tmp_
     sb = d.sb
     d.pump(2)
     d.click_button("phase:start")
-    ts = sb.battle.turn_state
-    for _ in range(40):
-        if (ts.round, ts.active, ts.phase) == (2, 0, Phase.MOVEMENT):
-            break
-        d.click_button("phase:end")
-        settle(d)
+    _to_red_movement_in_round_2(d)
     d.click_button("reserve:outflank")
     d.move(sb.camera.to_screen(3, 22))
     d.pump(2)
