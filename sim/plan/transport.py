@@ -275,11 +275,11 @@ def iter_full_layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS
             yield name, to
 
 
-def tactical_possible(battle, ent: int, t: int, to=None) -> bool:
+def tactical_possible(battle, ent: int, t: int, to=None, face=()) -> bool:
     """18.04 Tactical: "the unit can be set up" wholly within 3" of the transport, unengaged.
-    The placement ``to`` (if it is one) shows it can; else the placement solver is asked
-    (README: "can be set up" is judged by that search)."""
-    if to is not None and not placement_problems(battle, ent, t, TR.DisembarkMode.TACTICAL, to):
+    The placement ``to`` (if it is one; its models turned as ``face`` says) shows it can; else
+    the placement solver is asked (README: "can be set up" is judged by that search)."""
+    if to is not None and not placement_problems(battle, ent, t, TR.DisembarkMode.TACTICAL, to, face):
         return True
     # (the search's answer read from where models stand: kept while nothing moves, as a player's
     # options and then its check of the one it picks ask it in turn)
@@ -316,7 +316,7 @@ def disembark_check(battle, cmd) -> str:
     tst = W.unit_state(t)
     mode, why = TR.disembark_mode(tid, move_selected=tst.move_selected, move_type=tst.move_type,
                                   advanced=tst.advanced, fell_back=tst.fell_back,
-                                  tactical_possible=lambda: tactical_possible(battle, ent, t, cmd.to))
+                                  tactical_possible=lambda: tactical_possible(battle, ent, t, cmd.to, cmd.face))
     if why:
         raise PlanError(why)
     problems = placement_problems(battle, ent, t, mode, cmd.to, cmd.face)

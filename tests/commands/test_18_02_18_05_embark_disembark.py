@@ -285,3 +285,13 @@ def test_18_04_whether_a_tactical_set_up_can_be_made_follows_the_enemy_moving_aw
         assert PT.tactical_possible(b, squad, rhino) is True
         W.spatial().rule_facts = None  # (nothing kept: the search itself)
         assert PT.tactical_possible(b, squad, rhino) is True
+
+
+def test_03_01_a_disembark_that_turns_a_round_base_is_refused_by_name():
+    """A disembark's ``face`` is checked as any set-up's (sim.plan.moves.facings_of): a round
+    base has no facing to turn, and the check says so before the mode's placement."""
+    with Battle(_spec(), dice=ForcedDice([])) as b:
+        _to_movement(b)
+        with pytest.raises(Refusal, match=r"squad/1 has a round base: it has no facing to turn \(03.01\)"):
+            b.run_command(Disembark("squad", NORTH, face=(("squad/1", 90),)))
+        b.run_command(Disembark("squad", NORTH))
