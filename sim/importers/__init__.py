@@ -50,6 +50,7 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
     from sim.importers.bases import BaseTable
     from sim.importers.roster import Assembler, detachment_rules, force_rules, roster_selections, unit_names
     from sim.importers.source import read_document
+    from sim.importers import transport as TP
     file = str(path)
     table = BaseTable(bases)
     _, doc = read_document(path, ("roster",))
@@ -85,6 +86,7 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
             army_rules.append((f"force {force!r}", rule, rec.key))
         else:
             force_inert.append((force, rule))
+    units = TP.army_passengers(units)
     units, hoisted = _army_rules(units, asm.reports, [k for _, _, k in army_rules])
     army_rules += hoisted
     if inert:  # (labels on every unit)

@@ -36,6 +36,10 @@ _STOP = {"WITH", "THAT", "MODEL", "MODELS", "EACH", "IF", "IT", "ITS", "UP", "TO
 
 _FIRST = re.compile(r"^this (?:model|fortification) has a transport capacity of (\d+) (.+?) models?"
                     r"(?: \(excluding (.+?)(?: models?)?\))?$", re.I)
+_TWO = re.compile(r"^this (?:model|fortification) has a transport capacity of (\d+) (.+?) models? and (\d+) "
+                  r"(.+?) models?$", re.I)
+_UNITS = re.compile(r"^this (?:model|fortification) has a transport capacity of (\d+) (.+?) units?$", re.I)
+ANY_NUMBER = 1000  # models' spaces of a capacity counted in units (sim.rules.transport.ANY_NUMBER)
 _EACH = re.compile(r"^each (.+?) models? takes? up the space of (\d+) models?"
                    r"(?:,? and each (.+?) models? takes? up the space of (\d+) models?)?$", re.I)
 _ONE = re.compile(r"^(?:the )?(.+?)(?: models?)? takes? up the space of (\d+) models?$", re.I)
@@ -161,14 +165,12 @@ def read_capacity(text: str, factions=()) -> Capacity:
     cap = Capacity(None, len(ss))
     if not ss:
         return cap
-    m = _FIRST.match(ss[0])
-    need = _need(m.group(2), fac) if m else None
-    barred = _items(m.group(3)) if m and m.group(3) else []
-    if m is None or need is None or barred is None:
+    got = _first(ss[0], fac)
+    if got is None:
         cap.unread = len(ss)
         cap.forms = [" ".join(s.split()[:8]) for s in ss]
         return cap
-    table: dict = {"models": int(m.group(1))}
+    table, need, barred = got
     space: dict[str, int] = {}
     nots = list(barred)
     for s in ss[1:]:
@@ -205,6 +207,80 @@ def read_capacity(text: str, factions=()) -> Capacity:
         table["space"] = space
     cap.table = table
     return cap
+
+
+def _first(s: str, fac: set[str]) -> tuple[dict, list, list] | None:
+    """The first sentence's capacity: (the table so far, what every passenger needs, what it
+    barred), or None when it is not one of the forms read: N <kinds> models (excluding ...);
+    N <kind> models and M <kind> models (a passenger of either kind, at most N and M of each:
+    ``limits``); N <kinds> units (any number of models, at most N units)."""
+    if (t := _TWO.match(s)) is not None:
+        a, b = _need(t.group(2), fac), _need(t.group(4), fac)
+        if a is None or b is None or not a or not b:
+            return None
+        n, k = int(t.group(1)), int(t.group(3))
+        return ({"models": n + k, "limits": [{"models": n, "keywords": a}, {"models": k, "keywords": b}]},
+                _any_of(a, b), [])
+    if (u := _UNITS.match(s)) is not None:
+        need = _need(u.group(2), fac)
+        return None if need is None else ({"models": ANY_NUMBER, "units": int(u.group(1))}, need, [])
+    m = _FIRST.match(s)
+    need = _need(m.group(2), fac) if m else None
+    barred = _items(m.group(3)) if m and m.group(3) else []
+    if m is None or need is None or barred is None:
+        return None
+    return {"models": int(m.group(1))}, need, barred
+
+
+def _any_of(a: list, b: list) -> list:
+    """What a passenger of kind ``a`` or of kind ``b`` needs (each kind a table's keywords: all
+    of its entries, each a keyword or a list of alternatives): one alternative of an entry of
+    each per entry, an entry that holds another's alternatives dropped."""
+    alts = lambda e: [e] if isinstance(e, str) else list(e)  # noqa: E731
+    clauses = [list(dict.fromkeys(alts(x) + alts(y))) for x in a for y in b]
+    kept = [c for i, c in enumerate(clauses)
+            if not any(set(o) < set(c) or (set(o) == set(c) and j < i) for j, o in enumerate(clauses))]
+    return [c[0] if len(c) == 1 else c for c in kept]
+
+
+def passengers_named(table: dict, known) -> dict:
+    """A capacity ``table`` whose keywords name the army's units as their own keywords do: a
+    capacity's "NECRON WARRIOR models" or "INQUISITORIAL AGENT models" is read as the keyword
+    NECRON WARRIORS or INQUISITORIAL AGENTS when the army has that one and not the other
+    (``known``: every keyword of its units and models, upper case). Anything else is kept."""
+    known = set(known)
+
+    def fix(k: str) -> str:
+        if k in known:
+            return k
+        if k + "S" in known:
+            return k + "S"
+        if k.endswith("S") and k[:-1] in known:
+            return k[:-1]
+        return k
+
+    def entries(es: list) -> list:
+        return [fix(e) if isinstance(e, str) else [fix(a) for a in e] for e in es]
+
+    out = dict(table)
+    if "keywords" in out:
+        out["keywords"] = entries(out["keywords"])
+    if "limits" in out:
+        out["limits"] = [{**lim, "keywords": entries(lim["keywords"])} for lim in out["limits"]]
+    if "not" in out:
+        out["not"] = [fix(k) for k in out["not"]]
+    if "space" in out:
+        out["space"] = {fix(k): n for k, n in out["space"].items()}
+    return out
+
+
+def army_passengers(units: list) -> list:
+    """The army's units (sim.importers.model.Unit), each transport's capacity read with the
+    keywords the army's units have (``passengers_named``)."""
+    from dataclasses import replace
+    known = {k.upper() for u in units for k in u.keywords} | {k.upper() for u in units for m in u.models
+                                                                 for k in m.keywords}
+    return [replace(u, transport=passengers_named(u.transport, known)) if u.transport else u for u in units]
 
 
 def words(cap: Capacity) -> str:

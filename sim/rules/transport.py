@@ -77,25 +77,45 @@ class Capacity:
     * ``excluded``: keywords a model may not have ("cannot transport JUMP PACK models");
     * ``spaces``: (keyword, n) pairs: a model with that keyword takes the space of n models
       (the largest such n when it has several);
-    * ``units``: how many units it may carry at once (None: as many as fit)."""
+    * ``units``: how many units it may carry at once (None: as many as fit);
+    * ``limits``: (n, keywords) pairs, a capacity of several kinds ("10 WARRIOR models and 1
+      CHARACTER model"): at most n of its models may be of that kind (``keywords`` as above)."""
 
     models: int
     keywords: tuple[tuple[str, ...], ...] = ()
     excluded: tuple[str, ...] = ()
     spaces: tuple[tuple[str, int], ...] = ()
     units: int | None = None
+    limits: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...] = ()
 
     def describe(self) -> str:
         """The capacity in words, as a datasheet would say it ('12 INFANTRY models; each MEGA
         ARMOUR model takes the space of 2; not JUMP PACK models')."""
         kinds = " ".join(" or ".join(alt) for alt in self.keywords)
-        out = [f"{self.models} {kinds + ' ' if kinds else ''}model{'s' if self.models != 1 else ''}"]
+        if self.limits:
+            out = [" and ".join(f"{n} {_kind(kw)} model{'s' if n != 1 else ''}" for n, kw in self.limits)]
+        elif self.models >= ANY_NUMBER:
+            out = [f"any number of {kinds + ' ' if kinds else ''}models"]
+        else:
+            out = [f"{self.models} {kinds + ' ' if kinds else ''}model{'s' if self.models != 1 else ''}"]
         out += [f"each {k} model takes the space of {n}" for k, n in self.spaces]
         if self.excluded:
             out.append(f"not {' or '.join(self.excluded)} models")
         if self.units is not None:
             out.append(f"at most {self.units} unit{'s' if self.units != 1 else ''}")
         return "; ".join(out)
+
+
+ANY_NUMBER = 1000  # models' spaces read as "any number" (a capacity counted in units: "1 INFANTRY unit")
+
+
+def _kind(keywords) -> str:
+    return " ".join(" or ".join(alt) for alt in keywords)
+
+
+def _is_kind(keywords, kw: set) -> bool:
+    """A model with keywords ``kw`` is of the kind ``keywords`` (one of each entry's)."""
+    return all(kw.intersection(alt) for alt in keywords)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +162,11 @@ def capacity_problems(transport: str, cap: Capacity | None, passengers: Sequence
             if why:
                 out.append(f"{mid} ({p.unit}) cannot embark in {transport}: {why} (18.01: {cap.describe()})")
             used += model_space(cap, kw)
+    for n, kind in cap.limits:  # (a capacity of several kinds: at most n of each)
+        count = sum(1 for p in passengers for _mid, kw in p.models if _is_kind(kind, set(kw)))
+        if count > n:
+            out.append(f"{count} {_kind(kind)} models in {transport}, more than the {n} its capacity takes "
+                       f"(18.01: {cap.describe()})")
     if used > cap.models:
         units = ", ".join(p.unit for p in passengers)
         out.append(f"{units} take{'s' if len(passengers) == 1 else ''} {used} spaces in {transport}, more than "

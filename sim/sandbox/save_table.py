@@ -232,15 +232,23 @@ def _capacity(c) -> str:
     """18.01 A transport's capacity as the scenario writes it (sim.scenario.transport)."""
     parts = [f"models = {c.models}"]
     if c.keywords:
-        parts.append("keywords = [" + ", ".join(
-            _q(alts[0]) if len(alts) == 1 else "[" + ", ".join(_q(a) for a in alts) + "]" for alts in c.keywords) + "]")
+        parts.append(f"keywords = {_keywords(c.keywords)}")
     if c.excluded:
         parts.append("not = [" + ", ".join(_q(k) for k in c.excluded) + "]")
     if c.spaces:
         parts.append("space = { " + ", ".join(f"{_q(k)} = {n}" for k, n in c.spaces) + " }")
     if c.units is not None:
         parts.append(f"units = {c.units}")
+    if c.limits:
+        parts.append("limits = [" + ", ".join(f"{{ models = {n}, keywords = {_keywords(kw)} }}" for n, kw in c.limits)
+                     + "]")
     return "{ " + ", ".join(parts) + " }"
+
+
+def _keywords(entries) -> str:
+    """A capacity's keywords list: each entry a keyword, or a list of alternatives."""
+    return "[" + ", ".join(_q(alts[0]) if len(alts) == 1 else "[" + ", ".join(_q(a) for a in alts) + "]"
+                           for alts in entries) + "]"
 
 
 def _mission(m) -> list[str]:

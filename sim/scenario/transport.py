@@ -8,7 +8,7 @@ from __future__ import annotations
 from sim.rules.transport import DEDICATED, TRANSPORT, Capacity, Passenger, capacity_problems
 from sim.scenario.reader import Reader
 
-CAPACITY_FIELDS = {"models", "keywords", "not", "space", "units"}
+CAPACITY_FIELDS = {"models", "keywords", "not", "space", "units", "limits"}
 CAPACITY = (1, 1000)  # models' spaces a transport may have (README, Limits)
 SPACE = (1, 100)  # the space one model may take
 
@@ -35,12 +35,7 @@ def read_capacity(ur: Reader, keywords) -> Capacity | None:
     n = r.req("models", int, what="how many models' spaces it has (a whole number)")
     if not CAPACITY[0] <= n <= CAPACITY[1]:
         r.fail(f"a capacity of {CAPACITY[0]} to {CAPACITY[1]} models", n, "models")
-    need = []
-    for i, v in enumerate(r.get("keywords", list, [], what="a list of keywords (or lists of alternatives)")):
-        alts = v if isinstance(v, list) else [v]
-        if not alts:
-            r.sub("keywords").fail("a keyword or a non-empty list of alternatives", v, i)
-        need.append(tuple(_keyword(r.sub("keywords"), a, i, j) for j, a in enumerate(alts)))
+    need = _needs(r)
     barred = tuple(_keyword(r, v, "not", i)
                    for i, v in enumerate(r.get("not", list, [], what="a list of keywords")))
     spaces = []
@@ -55,7 +50,30 @@ def read_capacity(ur: Reader, keywords) -> Capacity | None:
     units = r.get("units", int, None, what="a whole number of units")
     if units is not None and not 1 <= units <= 100:
         r.fail("a number of units from 1 to 100", units, "units")
-    return Capacity(n, tuple(need), barred, tuple(spaces), units)
+    limits = []
+    for i, v in enumerate(r.get("limits", list, [], what="a list of { models, keywords } tables")):
+        lr = r.sub("limits").sub(i)
+        if not isinstance(lr.data, dict):
+            lr.fail("a table of models and keywords (at most so many models of that kind)", lr.data)
+        lr.keys({"models", "keywords"}, {"models", "keywords"})
+        k = lr.req("models", int, what="a whole number of models")
+        if not 1 <= k <= n:
+            lr.fail(f"a number of models from 1 to the capacity's {n}", k, "models")
+        limits.append((k, tuple(_needs(lr))))
+    if len(limits) > 8:
+        r.fail("at most 8 limits", len(limits), "limits")
+    return Capacity(n, tuple(need), barred, tuple(spaces), units, tuple(limits))
+
+
+def _needs(r: Reader) -> list:
+    """A ``keywords`` list: each entry a keyword, or a non-empty list of alternatives."""
+    need = []
+    for i, v in enumerate(r.get("keywords", list, [], what="a list of keywords (or lists of alternatives)")):
+        alts = v if isinstance(v, list) else [v]
+        if not alts:
+            r.sub("keywords").fail("a keyword or a non-empty list of alternatives", v, i)
+        need.append(tuple(_keyword(r.sub("keywords"), a, i, j) for j, a in enumerate(alts)))
+    return need
 
 
 def check_transports(top: Reader, units) -> None:

@@ -295,3 +295,24 @@ def test_03_01_a_disembark_that_turns_a_round_base_is_refused_by_name():
         with pytest.raises(Refusal, match=r"squad/1 has a round base: it has no facing to turn \(03.01\)"):
             b.run_command(Disembark("squad", NORTH, face=(("squad/1", 90),)))
         b.run_command(Disembark("squad", NORTH))
+
+
+def test_18_01_a_capacity_of_two_kinds_through_the_loader():
+    """A ``limits`` capacity ('5 INFANTRY models and 1 CHARACTER model') as a scenario gives it:
+    a squad of 5 with a leader's character fits at the start; six fit only within the limits; a
+    limit larger than the capacity, or not a table, is refused by name."""
+    two = {"models": 6, "keywords": ["INFANTRY"],
+           "limits": [{"models": 5, "keywords": ["INFANTRY"]}, {"models": 1, "keywords": ["CHARACTER"]}]}
+
+    def ark(cap):
+        return unit("rhino", model((30, 10), ["gun"], M=10, T=9, Sv=3, W=10, base_mm=100, keywords=["VEHICLE"]),
+                    keywords=("VEHICLE", "TRANSPORT"), transport=cap)
+
+    _spec(red=[ark(two), _squad(5)])
+    with pytest.raises(ScenarioError, match=r"6 INFANTRY models in rhino, more than the 5 its capacity takes"):
+        _spec(red=[ark(two), _squad(6)])
+    with pytest.raises(ScenarioError, match=r"transport.limits\[0\].models: expected a number of models from 1 to "
+                                            r"the capacity's 6"):
+        _spec(red=[ark({**two, "limits": [{"models": 7, "keywords": ["INFANTRY"]}]})])
+    with pytest.raises(ScenarioError, match=r"transport.limits\[0\]: expected a table of models and keywords"):
+        _spec(red=[ark({**two, "limits": [5]})])

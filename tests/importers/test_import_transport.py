@@ -50,6 +50,13 @@ ASHEN = ["Ashen Concord"]
       "not": ["GREAT HELM"]}),
     ("This model has a transport capacity of 8 ASHEN CONCORD INFANTRY or FURNACE WALKER models.",
      {"models": 8, "keywords": [["INFANTRY", "FURNACE WALKER"]]}),
+    # (a capacity of two kinds: either kind, at most so many of each)
+    ("This model has a transport capacity of 10 ASH WARDEN models and 1 ASHEN CONCORD INFANTRY CHARACTER model.",
+     {"models": 11, "keywords": [["ASH WARDEN", "CHARACTER"], ["ASH WARDEN", "INFANTRY"]],
+      "limits": [{"models": 10, "keywords": ["ASH WARDEN"]}, {"models": 1, "keywords": ["CHARACTER", "INFANTRY"]}]}),
+    # (a capacity counted in units: any number of models, at most so many units)
+    ("This model has a transport capacity of 1 ASHEN CONCORD INFANTRY unit.",
+     {"models": 1000, "units": 1, "keywords": ["INFANTRY"]}),
     # (one more barred by name after the list)
     ("This model has a transport capacity of 12 ASHEN CONCORD INFANTRY models. It cannot transport JUMP PACK "
      "models or the Ember Colossus of Kiln.",
@@ -70,8 +77,7 @@ def test_18_01_a_sentence_not_read_is_counted_and_the_rest_kept():
 
 
 @pytest.mark.parametrize("text", [
-    "This model has a transport capacity of 1 ASHEN CONCORD INFANTRY unit.",
-    "This model has a transport capacity of 10 ASH WARDEN models and 1 FURNACE WALKER model.",
+    "This model has a transport capacity of 10 ASH WARDEN models and 1 FURNACE WALKER model or 2 EMBER models.",
     "This model has a transport capacity of all of the following:\n- 20 INFANTRY models\n- 2 VEHICLE models",
     "This model has a transport capacity of 6 ASHEN CONCORD INFANTRY or 1 ASHEN CONCORD MONSTER models.",
     "Embarked units can shoot.",
@@ -204,3 +210,67 @@ def test_18_01_a_capacity_of_either_kind_takes_each_kind_and_no_other():
 
     assert rides("INFANTRY", "CINDER WARDEN") and rides("EMBER ACOLYTE", "BEAST")
     assert not rides("INFANTRY", "FURNACE GUARD")
+
+
+def test_18_01_a_capacity_of_two_kinds_takes_at_most_so_many_of_each():
+    """'10 ASH WARDEN models and 1 INFANTRY CHARACTER model' as the scenario loads it: ten
+    wardens and a character fit; an eleventh warden, or a second character, does not (each
+    refusal names the kind and the capacity); a model of neither kind is refused."""
+    from sim.scenario.reader import Reader
+    from sim.scenario.transport import read_capacity as load
+    table = read_capacity("This model has a transport capacity of 10 ASH WARDEN models and 1 ASHEN CONCORD "
+                          "INFANTRY CHARACTER model.", ASHEN).table
+    cap = load(Reader("t.toml", {"transport": table}), {"TRANSPORT"})
+    warden, hero = frozenset({"ASH WARDEN", "INFANTRY"}), frozenset({"INFANTRY", "CHARACTER"})
+
+    def squad(n, kw, uid="w"):
+        return Passenger(uid, tuple((f"{uid}/{i}", kw) for i in range(n)))
+
+    assert capacity_problems("ark", cap, [squad(10, warden), squad(1, hero, "h")]) == []
+    got = capacity_problems("ark", cap, [squad(11, warden)])
+    assert got and "11 ASH WARDEN models in ark, more than the 10 its capacity takes" in got[0]
+    assert "10 ASH WARDEN models and 1 CHARACTER INFANTRY model" in got[0]
+    got = capacity_problems("ark", cap, [squad(2, hero, "h")])
+    assert got and "2 CHARACTER INFANTRY models in ark, more than the 1" in got[0]
+    assert capacity_problems("ark", cap, [squad(1, frozenset({"INFANTRY"}), "x")])
+
+
+def test_18_01_a_capacity_counted_in_units_takes_a_unit_of_any_size_and_no_second():
+    from sim.scenario.reader import Reader
+    from sim.scenario.transport import read_capacity as load
+    table = read_capacity("This model has a transport capacity of 1 ASHEN CONCORD INFANTRY unit.", ASHEN).table
+    cap = load(Reader("t.toml", {"transport": table}), {"TRANSPORT"})
+    big = Passenger("a", tuple((f"a/{i}", frozenset({"INFANTRY"})) for i in range(40)))
+    assert capacity_problems("scythe", cap, [big]) == []
+    assert "any number of INFANTRY models" in cap.describe()
+    got = capacity_problems("scythe", cap, [big, Passenger("b", (("b/1", frozenset({"INFANTRY"})),))])
+    assert got and "carries at most 1 unit" in got[0]
+
+
+def test_18_01_a_capacity_names_the_armys_keyword_in_the_plural_it_has():
+    """A capacity's 'NECRON WARRIOR models' is the army's NECRON WARRIORS (its units' own
+    keyword): read so when the army has the plural and not the singular, and left as it is
+    otherwise."""
+    from sim.importers.transport import passengers_named
+    table = {"models": 11, "keywords": [["ASH WARDEN", "CHARACTER"]], "not": ["EMBER ACOLYTE"],
+             "limits": [{"models": 10, "keywords": ["ASH WARDEN"]}], "space": {"FORGE FRAMES": 2}}
+    got = passengers_named(table, {"ASH WARDENS", "CHARACTER", "EMBER ACOLYTES", "FORGE FRAME"})
+    assert got == {"models": 11, "keywords": [["ASH WARDENS", "CHARACTER"]], "not": ["EMBER ACOLYTES"],
+                   "limits": [{"models": 10, "keywords": ["ASH WARDENS"]}], "space": {"FORGE FRAME": 2}}
+    assert passengers_named(table, {"ASH WARDEN", "ASH WARDENS"})["keywords"] == [["ASH WARDEN", "CHARACTER"]]
+
+
+def test_18_01_a_saved_table_writes_a_capacitys_limits_and_reads_back_the_same():
+    """The sandbox's saved table (sim.sandbox.save_table) writes a capacity of two kinds and
+    of units as the scenario reads it: read back, the same capacity."""
+    import tomllib
+
+    from sim.sandbox.save_table import _capacity
+    from sim.scenario.reader import Reader
+    from sim.scenario.transport import read_capacity as load
+    for text in ("This model has a transport capacity of 10 ASH WARDEN models and 1 ASHEN CONCORD INFANTRY "
+                 "CHARACTER model. It cannot transport BEAST models.",
+                 "This model has a transport capacity of 2 ASHEN CONCORD INFANTRY units."):
+        cap = load(Reader("t.toml", {"transport": read_capacity(text, ASHEN).table}), {"TRANSPORT"})
+        again = load(Reader("t.toml", tomllib.loads("transport = " + _capacity(cap))), {"TRANSPORT"})
+        assert again == cap and (cap.limits or cap.units == 2)
