@@ -395,3 +395,34 @@ def test_a_vehicle_set_up_from_reserves_by_a_short_edge_lies_along_it(make, tmp_
     assert cmd.face == (("outflank/1", 90.0),) and why is None, (cmd, why)
     d.click(sb.camera.to_screen(3, 22))
     assert sb.scene.models["outflank/1"].alive and sb.scene.models["outflank/1"].fp.angle == 90.0, sb.status
+
+
+def test_a_staged_move_of_oval_bases_turns_with_r_and_confirms_with_its_facings(make):
+    """03.01 A staged move (a model placed alone with Shift, not yet confirmed): R turns the
+    staged ghosts about their centre and each oval base with them; Enter makes one Move whose
+    ``face`` turns the model (its event says so)."""
+    from test_sandbox_unit_moves import shift_drag
+    d = make(ROOT / "scenarios" / "battle_default.toml")
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    ts = sb.battle.turn_state
+    for _ in range(40):
+        if (ts.active, ts.phase) == (1, Phase.MOVEMENT):
+            break
+        d.click_button("phase:end")
+        settle(d)
+    assert (ts.active, ts.phase) == (1, Phase.MOVEMENT)
+    uid = next(u for u, v in sb.scene.units.items() if v.name.startswith("Raider Riders"))
+    mid = sb.scene.units[uid].models[0]
+    a = d.model_pos(mid)
+    shift_drag(d, a, (a[0], a[1] - sb.camera.length(2)))
+    assert sb.staged is not None and list(sb.staged["ghosts"]) == [mid]
+    d.key(pygame.K_r, "r")
+    d.key(pygame.K_r, "r")
+    assert sb.staged["faces"] == {mid: 30.0}, sb.staged
+    n = len(sb.battle.events)
+    d.key(pygame.K_RETURN)
+    moved = [e for e in sb.battle.events[n:] if e["type"] == "moved"]
+    assert moved and moved[0]["face"] == [[mid, 30.0]], sb.status
+    assert sb.scene.models[mid].fp.angle == 30.0
