@@ -21,6 +21,7 @@ from sim.phases.state import Phase
 from sim.rules.turn import PreBattleStep
 from sim.replay.report import describe
 from sim.rules.deployment import half_extents
+from sim.rules.movement.turning import turnable
 from sim.world import queries as W
 
 # commands whose resolution the sandbox shows step by step (the attack sequence); the others
@@ -204,7 +205,7 @@ class BattleFlowMixin:
         if along_x != (span_x >= span_y):
             offs = [(mid, dy, dx) for mid, dx, dy in offs]  # (mirrored about the diagonal: each base too)
             face = tuple((mid, (90.0 - self.scene.models[mid].fp.angle) % 360.0) for mid, _dx, _dy in offs
-                         if self.scene.models[mid].fp.shape != "round")
+                         if turnable(self.scene.models[mid].fp))
         # keep every base on the board: shift the centre inwards as far as the widest model needs
         lo_x = min(dx - self.scene.models[mid].radius for mid, dx, _dy in offs)
         hi_x = max(dx + self.scene.models[mid].radius for mid, dx, _dy in offs)

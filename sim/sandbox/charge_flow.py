@@ -33,10 +33,12 @@ from sim.rules import charge as CHG
 from sim.rules.movement.solvers import charge as CH
 from sim.rules.movement.moves import ConsolidationMode
 from sim.rules.movement.solvers import pile_in as PI
+from sim.rules.movement.turning import turnable
 from sim.sandbox import style as S
 from sim.sandbox.draw_table import _dashed_line
 from sim.sandbox.fonts import text
 from sim.sandbox.move_preview import Verdict, centroid, draw_note, ghost_key, ghost_ring, wrap
+from sim.sandbox.unit_move import TURN_STEP
 from sim.world import queries as W
 from sim.commands import charge_command, consolidate_command, pile_in_command
 from sim.commands.charge import default_targets as default_charge_targets
@@ -70,6 +72,7 @@ class Placement:
     ghosts: dict = field(default_factory=dict)  # model id -> (x, y) where it would end
     via: dict = field(default_factory=dict)  # model id -> the solver's turning points
     adjusted: set = field(default_factory=set)  # models the player dragged (the others: the solver's)
+    faces: dict = field(default_factory=dict)  # model id -> the facing the player turned it to (R, 03.01)
     proposed: bool = False  # the solver found a placement
     adjusting: str | None = None  # the model being dragged
     grip: tuple = (0.0, 0.0)  # pointer offset from the dragged ghost's centre (inches)
@@ -232,9 +235,11 @@ class PlacementMixin:
         turning points, an adjusted model's end rounded as a drag's is (``_on_table``)."""
         p = p or self.placement
         to, via = [], []
+        face = tuple((mid, a) for mid, a in sorted(p.faces.items()) if a != self.scene.models[mid].fp.angle)
+        turned = {mid for mid, _a in face}
         for mid, (x, y) in sorted(p.ghosts.items()):
             ox, oy, lim = p.origin[mid]
-            if (x, y) == (ox, oy):
+            if (x, y) == (ox, oy) and mid not in turned:
                 continue
             if mid not in p.adjusted:  # (the solver's end as it is: rounding could make touching overlap)
                 to.append((mid, x, y))
@@ -243,10 +248,24 @@ class PlacementMixin:
             else:
                 to.append((mid, *self._on_table(mid, x, y, p.origin[mid])))
         if p.record is C.CHARGE_MOVE:
-            return ChargeMove(p.unit, tuple(sorted(p.targets)) if p.targets else (), tuple(to), tuple(via))
+            return ChargeMove(p.unit, tuple(sorted(p.targets)) if p.targets else (), tuple(to), tuple(via), face=face)
         if p.record is C.PILE_IN:
-            return PileIn(p.unit, tuple(to), tuple(via), tuple(sorted(p.targets)))
-        return Consolidate(p.unit, tuple(to), tuple(via), tuple(sorted(p.targets)), p.objective)
+            return PileIn(p.unit, tuple(to), tuple(via), tuple(sorted(p.targets)), face=face)
+        return Consolidate(p.unit, tuple(to), tuple(via), tuple(sorted(p.targets)), p.objective, face=face)
+
+    def turn_placed(self, step: int) -> bool:
+        """R (or the wheel) while placing: the ghost being dragged, else the one under the
+        pointer, turns about its centre (03.01; a base that looks the same turned does not),
+        ``TURN_STEP`` degrees a step. True if one turned."""
+        p = getattr(self, "placement", None)
+        if p is None or p.stage != "placing":
+            return False
+        mid = p.adjusting or self._ghost_at(p, self.camera.to_table(*self.mouse))
+        if mid is None or not turnable(self.scene.models[mid].fp):
+            return False
+        p.faces[mid] = (p.faces.get(mid, self.scene.models[mid].fp.angle) + step * TURN_STEP) % 360.0
+        self.status = f"{self.scene.models[mid].name} turned to {p.faces[mid]:g} degrees (R, wheel)"
+        return True
 
     # ------------------------------------------------------------------ each frame
     def placement_update(self) -> None:
@@ -276,7 +295,7 @@ class PlacementMixin:
             self.status = f"{p.unit}'s {VERB[p.record]} is no longer open"
             self.dirty |= {"orders", "action"}
             return
-        key = (p.record.kind, tuple(p.targets), ghost_key(p.ghosts))
+        key = (p.record.kind, tuple(p.targets), ghost_key(p.ghosts), tuple(sorted(p.faces.items())))
         p.verdict.ask(b, self.scene.models, key, lambda: self.placement_command(p), self.clock)
         if p.verdict.reason != getattr(self, "_placement_shown", None):
             self._placement_shown = p.verdict.reason
@@ -458,6 +477,7 @@ class PlacementMixin:
         if p is None or p.stage != "placing":
             return
         look.ghosts = dict(p.ghosts)
+        look.ghost_faces = dict(p.faces)
         if p.record is C.CHARGE_MOVE:
             look.targets = {u: None if u in p.targets else
                             (f"{u}: within reach - click to add it as a target" if u in p.legal else
@@ -486,7 +506,8 @@ class PlacementMixin:
             pygame.draw.circle(surf, S.shade(S.RING, 0.75), c, max(2, cam.length(m.fp.length / 2)), 1)
             if (x, y) != (ox, oy):
                 _path(surf, cam, [(ox, oy), *p.via.get(mid, ()), (x, y)], m.fp.length / 2)
-            ghost_ring(surf, cam, m.fp.moved(x, y), colour, 3 if mid in v.named or mid == p.adjusting else 2)
+            ghost_ring(surf, cam, m.fp.moved(x, y, p.faces.get(mid)), colour,
+                       3 if mid in v.named or mid == p.adjusting else 2)
         if p.adjusting is not None:
             mid = p.adjusting
             m = self.scene.models[mid]

@@ -27,6 +27,7 @@ from sim.plan import deployment as PD
 from sim.players import deployment as policy
 from sim.rules import geometry
 from sim.rules.abilities import Hook
+from sim.rules.movement.turning import turnable
 from sim.rules.pre_battle import INFILTRATE_DISTANCE
 from sim.rules.turn import PLAYER, PreBattleStep
 from sim.sandbox import style as S
@@ -192,7 +193,7 @@ class DeployMixin:
             turned = rotate_about({m: (dx, dy) for m, dx, dy in form}, (0.0, 0.0), turn)
             form = [(m, *turned[m]) for m, _dx, _dy in form]
             face = tuple((m, (self.scene.models[m].fp.angle + turn) % 360.0) for m, _dx, _dy in form
-                         if self.scene.models[m].fp.shape != "round")
+                         if turnable(self.scene.models[m].fp))
         bw, bh = b.scenario.board
         r = {mid: self.scene.models[mid].radius for mid, _dx, _dy in form}
         x = min(max(x, -min(dx - r[m] for m, dx, _dy in form)), bw - max(dx + r[m] for m, dx, _dy in form))

@@ -187,6 +187,8 @@ class InputMixin:
                 self.rotate_formation(1 if e.y > 0 else -1)
             elif self.carry is not None and self.mode == "battle":  # (the unit being set up turns)
                 self.rotate_carried(1 if e.y > 0 else -1)
+            elif getattr(self, "placement", None) is not None and self.turn_placed(1 if e.y > 0 else -1):
+                pass  # (a charge's, pile-in's or consolidation's ghost turned)
             elif placing is not None and placing["kind"] == "terrain" and vp.collidepoint(self.mouse):
                 self.rotate_placing(1 if e.y > 0 else -1)
             elif vp.collidepoint(self.mouse) and not self.show_help:

@@ -43,6 +43,9 @@ class ToolsMixin(MovesMixin, PlacementMixin, TapeMixin, PhaseSkipMixin):
             self.close_placement()
         elif k == pygame.K_k:
             self.toggle_skip_empty()  # (phase_skip.py)
+        elif k == pygame.K_r and getattr(self, "placement", None) is not None and self.turn_placed(
+                -1 if e.mod & pygame.KMOD_SHIFT else 1):
+            pass  # (a charge's, pile-in's or consolidation's ghost turned: charge_flow.py)
         elif k == pygame.K_r and self.carry is not None and self.mode == "battle":
             self.rotate_carried(-1 if e.mod & pygame.KMOD_SHIFT else 1)  # (deploy_flow.py)
         elif k == pygame.K_r and (self.drag is not None or self.staged is not None):

@@ -24,6 +24,7 @@ from sim.commands import Move
 from sim.errors import PlanError
 from sim.names import counted
 from sim.plan import moves as MOVES
+from sim.rules.movement.turning import turnable
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
 from sim.sandbox.table_notes import draw_note, ghost_ring, wrap
@@ -183,7 +184,7 @@ class UnitMoveMixin:
         if not t or d.get("mode") not in FACING_MODES:
             return {}
         return {i: (self._start_facing(i) + t) % 360.0 for i in d.get("models", ())
-                if self.scene.models[i].fp.shape != "round"}
+                if turnable(self.scene.models[i].fp)}
 
     def ghost_faces(self, d) -> dict:
         """Every ghost's facing drawn with the drag ``d``: its unit's staged facings, then the
@@ -248,7 +249,7 @@ class UnitMoveMixin:
         """R (or the wheel) while dragging: the dragged models turn about the grabbed one; with
         a staged move and no drag, its ghosts turn about their centre."""
         d = self.drag
-        hulls = d is not None and any(self.scene.models[i].fp.shape != "round" for i in d.get("models", ()))
+        hulls = d is not None and any(turnable(self.scene.models[i].fp) for i in d.get("models", ()))
         if d is not None and (len(d["models"]) > 1 or hulls):
             d["turn"] = (d.get("turn", 0.0) + step * TURN_STEP) % 360
             if d.get("pos") is not None:
@@ -258,13 +259,13 @@ class UnitMoveMixin:
             return True
         s = self.staged
         if d is None and s is not None and (len(s["ghosts"]) > 1 or any(
-                self.scene.models[i].fp.shape != "round" for i in s["ghosts"])):
+                turnable(self.scene.models[i].fp) for i in s["ghosts"])):
             gs = s["ghosts"]
             c = (sum(x for x, _ in gs.values()) / len(gs), sum(y for _, y in gs.values()) / len(gs))
             turned = rotate_about(gs, c, step * TURN_STEP)
             s["ghosts"] = {i: self._clamped(i, *p, s["origin"][i]) for i, p in turned.items()}
             for i in gs:  # (each base turns with its formation)
-                if self.scene.models[i].fp.shape != "round":
+                if turnable(self.scene.models[i].fp):
                     s["faces"][i] = (self._start_facing(i) + step * TURN_STEP) % 360.0
             self._judge_staged()
             return True

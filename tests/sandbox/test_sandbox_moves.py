@@ -501,3 +501,51 @@ def test_12_08_the_player_picks_the_consolidations_targets(make):
     assert (cmd["kind"], cmd["targets"]) == ("consolidate", ["pack"])
     b._enter()
     assert [esper.component_for_entity(u, Unit).id for u in W.engaged_with(b.units["brawlers"])] == ["pack"]
+
+
+def test_a_charging_tank_turns_its_nose_to_the_target_with_r(make, tmp_path):
+    """03.01 R over a charge's ghost turns that model (15 degrees a press): the placement's
+    command carries the facing, the verdict is the turned move's, and Enter makes the charge
+    with it. The solver's tank lies along the line; dragged back 2" and turned end on, its nose
+    reaches within 1" of the line again."""
+    text = MISSION.read_text()
+    old = ('{ name = "Assaulter", count = 5, base_mm = 32, M = 6, T = 4, Sv = 3, W = 1, Ld = 6, OC = 1, '
+           'weapons = ["blade"], at = [[40, 18], [41.5, 18], [43, 18], [44.5, 18], [46, 18]] }')
+    assert old in text
+    text = text.replace(old, '{ name = "Tank", count = 1, base = [150, 60], shape = "oval", M = 10, T = 9, Sv = 3, '
+                             'W = 10, Ld = 6, OC = 1, weapons = ["blade"], at = [[43, 18]] }')
+    path = tmp_path / "tank_charge.toml"
+    path.write_text(text)
+    d = make(path, seed=5)
+    sb = d.sb
+    assert sb.submit(StartBattle())
+    sb.finish()
+    _settle(d)
+    while sb.battle.turn_state.phase != Phase.CHARGE:
+        assert sb.submit(EndPhase()), sb.status
+        sb.finish()
+        _settle(d)
+    d.pump(2)
+    d.click_model("chargers/1")
+    d.key(pygame.K_c)
+    _settle(d)
+    p = sb.placement
+    assert p is not None and p.stage == "placing", sb.status
+    gx, gy = p.ghosts["chargers/1"]
+    line_y = sb.scene.models["line/1"].y
+    back = -2.0 if line_y > gy else 2.0
+    g = sb.camera.to_screen(gx, gy)
+    d.drag(g, sb.camera.to_screen(gx, gy + back))
+    d.move(sb.camera.to_screen(*p.ghosts["chargers/1"]))
+    d.pump(3)
+    assert p.verdict.reason is not None and "could end within 1" in p.verdict.reason  # (lying along: too far)
+    for _ in range(6):
+        d.key(pygame.K_r, "r")
+    assert p.faces == {"chargers/1": 90.0} and sb.look().ghost_faces == {"chargers/1": 90.0}
+    assert sb.placement_command().face == (("chargers/1", 90.0),)
+    d.pump(3)
+    assert p.verdict.reason is None, p.verdict.reason
+    d.key(pygame.K_RETURN)
+    made = [e for e in sb.battle.events if e["type"] == "charge" and e["result"] == "made"]
+    assert made and made[-1]["face"] == [["chargers/1", 90.0]], sb.status
+    assert sb.scene.models["chargers/1"].fp.angle == 90.0

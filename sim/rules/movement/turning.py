@@ -32,7 +32,7 @@ import math
 
 from sim.rules.geometry import OVAL_VERTICES, Footprint
 
-__all__ = ["TURN_MARGIN", "turn_angle", "turn_disc", "turn_samples", "turned"]
+__all__ = ["TURN_MARGIN", "turn_angle", "turn_disc", "turn_samples", "turnable", "turned"]
 
 TURN_MARGIN = 0.01  # inches: how near a sampled turn's base may be to what it may not cross
 
@@ -44,6 +44,12 @@ def turn_angle(fp: Footprint, angle: float) -> float:
         return 0.0
     d = (float(angle) - fp.angle) % 180.0
     return d - 180.0 if d > 90.0 else d
+
+
+def turnable(fp: Footprint) -> bool:
+    """Whether turning ``fp`` changes its shape on the table: a rectangle, or an oval longer
+    than it is wide (a round base, or an oval as wide as it is long, looks the same turned)."""
+    return fp.shape == "rect" or (fp.shape == "oval" and fp.length != fp.width)
 
 
 def turned(fp: Footprint, angle: float) -> bool:

@@ -62,6 +62,7 @@ from sim.rules.compiled import kernel
 from sim.rules.deployment import half_extents, player_edge, setup_problems
 from sim.rules.geometry import Footprint
 from sim.rules.grid import snap_facing
+from sim.rules.movement.turning import turnable
 from sim.rules.movement.kernels import placed_distances
 from sim.rules.movement.solvers.regions import OPPOSITE, Region, base_area
 from sim.rules.movement.solvers.spots import directions, ring
@@ -224,7 +225,7 @@ class _Tried:
 def turns(models: Sequence[tuple[str, Footprint]]) -> bool:
     """Whether turning may help set ``models`` ((id, footprint)) up: some base of theirs looks
     different turned (not round, nor an oval as wide as it is long)."""
-    return any(fp.shape == "rect" or (fp.shape == "oval" and fp.length != fp.width) for _m, fp in models)
+    return any(turnable(fp) for _m, fp in models)
 
 
 def _facings(fp: Footprint, turn: bool, region: Region) -> list[Footprint]:
