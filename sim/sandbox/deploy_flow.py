@@ -176,8 +176,11 @@ class DeployMixin:
         c = self.carry
         c["turn"] = (c.get("turn", 0.0) + step * TURN_STEP) % 360
         c["ghost"] = None
-        self.carry_hover(self.mouse)
-        self.status = f"{self.unit_label(c['unit'])} turned {c['turn']:g} degrees (R, wheel): " + self.status
+        turned = f"{self.unit_label(c['unit'])} turned {c['turn']:g} degrees (R, wheel)"
+        self.status = turned
+        self.carry_hover(self.mouse)  # (its verdict where the pointer is, if it is over the table)
+        if c["ghost"] is not None:
+            self.status = f"{turned}: {self.status}"
 
     def set_up_command(self, uid: str, x: float, y: float, scouts: bool = False, turn: float = 0.0):
         """The unit's compact formation (its models' places as they wait, about their centre),
