@@ -285,8 +285,7 @@ HELP = [
     ("left click", "select a unit / pick a target / pick a highlighted CHARACTER"),
     ("left drag", "move the selected unit; red: why it would be refused"),
     ("Shift + drag", "one model at a time; Enter confirms the unit's move, Esc drops it"),
-    ("R  or  wheel", "while dragging: turn the formation, and each oval or square base with it "
-                     "(Shift+R the other way)"),
+    ("R  or  wheel", "turn a dragged or carried unit, or a charge's ghost (Shift+R back)"),
     ("hover a weapon", "on the unit card: its range ring (and half range)"),
     ("right / middle drag", "pan the table"),
     ("wheel  or  +  /  -", "zoom about the cursor / in / out"),
