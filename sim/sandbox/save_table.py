@@ -302,7 +302,7 @@ def spec_from_world(battle):
             lost = ms.profile.W - esper.component_for_entity(m, Wounds).remaining
             if lost > 0:
                 notes[ms.id] = f"{lost} wounds lost"
-            models.append(replace(ms, x=pos.x, y=pos.y))
+            models.append(replace(ms, x=pos.x, y=pos.y, angle=ms.angle if pos.angle is None else pos.angle))
         if not models:
             notes[us.id] = "was destroyed"
         st = W.unit_state(ent)

@@ -225,3 +225,18 @@ def test_03_01_the_players_ingress_turns_a_long_vehicle_to_arrive_along_a_short_
         assert b.check(Ingress("rk", first.to)) is not None
         b.run_command(first)
         assert _facing(b, "rk/1") == 90.0 and not of_type(b, "ingress")[0].get("oversized")
+
+
+def test_03_01_a_table_saved_mid_battle_keeps_each_models_facing():
+    """The sandbox's saved table (sim.sandbox.save_table.table_toml) writes a turned model's
+    facing as its angle: loaded back, the model faces as it did."""
+    from sim.sandbox.save_table import table_toml
+    from sim.scenario.load import parse_scenario
+    import tomllib
+    with Battle(_spec()) as b:
+        b.run_command(Move("r1", (("r1/1", 20, 16),), face=(("r1/1", 75),)))
+        text = table_toml(b)
+    with Battle(parse_scenario(tomllib.loads(text), "saved.toml")) as again:
+        assert _facing(again, "r1/1") == 75.0
+        again._enter()
+        assert W.footprint(again.models["r1/1"]).y == 16.0
