@@ -117,7 +117,8 @@ class DefaultPlayer(Player):
             self._done.add((u, C.MOVE))
             goal = O.objective_goal(battle, u, self.side)
             if goal is not None:
-                cmd = self._first_legal(battle, O.moves_toward(battle, u, goal, "normal"))
+                # (03.01 each step also with its vehicles turned along the way: through a gap lengthwise)
+                cmd = self._first_legal(battle, O.with_turns(battle, u, O.moves_toward(battle, u, goal, "normal")))
                 if cmd is not None:
                     return cmd
             return O.stationary(u)

@@ -160,6 +160,53 @@ def moves_toward(battle, u: int, goal: tuple[float, float], mode: str, extra: in
     return out
 
 
+def with_turns(battle, u: int, moves: list) -> list:
+    """``moves`` (a unit's whole-unit moves, in the order tried) each followed by itself with
+    the unit's vehicles turned to lie along its step (``turned_moves``): a player that takes
+    the first legal one moves a vehicle as far turned as it could as it stands, and turns it
+    only where that takes it further (a long hull through a gap lengthwise). ``moves`` itself
+    for a unit none of whose bases looks different turned."""
+    turned = dict(zip(map(id, moves), turned_moves(battle, u, moves, keep=True)))
+    out = []
+    for m in moves:
+        out.append(m)
+        t = turned.get(id(m))
+        if t is not None:
+            out.append(t)
+    return out
+
+
+def turned_moves(battle, u: int, moves: list, keep: bool = False) -> list:
+    """``moves`` (a unit's whole-unit moves) with each of its vehicles turned to lie along its
+    step (03.01: a rotation is free; the check turns it where it is clear, at the end of its
+    path or its start). Empty for a unit none of whose bases looks different turned; a move
+    whose turn changes nothing is left out (``keep``: None in its place)."""
+    from sim.rules.grid import snap_facing
+    from sim.rules.movement.turning import turnable
+    hulls = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(u)]
+    hulls = [(mid, fp) for mid, fp in hulls if turnable(fp)]
+    if not hulls:
+        return []
+    out = []
+    for cmd in moves:
+        ends = {mid: (x, y) for mid, x, y in cmd.to}
+        face = []
+        for mid, fp in hulls:
+            if mid not in ends:
+                continue
+            dx, dy = ends[mid][0] - fp.x, ends[mid][1] - fp.y
+            if math.hypot(dx, dy) < 1e-6:
+                continue
+            a = snap_facing(math.degrees(math.atan2(dy, dx)))
+            if round((a - fp.angle) % 180.0, 6) not in (0.0, 180.0):
+                face.append((mid, a))
+        if face:
+            out.append(Move(cmd.unit, cmd.to, cmd.mode, cmd.via, cmd.fly, cmd.embark, tuple(face)))
+        elif keep:
+            out.append(None)
+    return out
+
+
 def steps_toward(battle, u: int, goal: tuple[float, float], extra: int = 0) -> list:
     """(fly, dx, dy) of each of moves_toward's moves, in its order (the vectors alone, each its
     step's whole length, for a player that builds its own moves from them and aims them inside
