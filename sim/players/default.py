@@ -76,7 +76,8 @@ class DefaultPlayer(Player):
             # (18.04 a Tactical disembark's move comes next)
             self._done.add((going, C.MOVE))
             goal = O.objective_goal(battle, going, self.side)
-            cmd = None if goal is None else self._first_legal(battle, O.moves_toward(battle, going, goal, "normal"))
+            cmd = None if goal is None else self._first_legal(
+                battle, O.with_turns(battle, going, O.moves_toward(battle, going, goal, "normal")))
             return cmd if cmd is not None else O.Move(O.uid(going), (), "normal")
         for u in O.embarked_units(battle, self.side):
             if (u, C.DISEMBARK) in self._done:
@@ -102,7 +103,7 @@ class DefaultPlayer(Player):
                 self._done.add((u, C.MOVE))
                 goal = O.objective_goal(battle, u, self.side)
                 cmd = None if goal is None else self._first_legal(
-                    battle, O.moves_toward(battle, u, goal, "advance", st.advance_roll or 0))
+                    battle, O.with_turns(battle, u, O.moves_toward(battle, u, goal, "advance", st.advance_roll or 0)))
                 return cmd if cmd is not None else O.Move(O.uid(u), (), "advance")
             if st.move_selected is not None or st.move_type is not None or (u, C.MOVE) in self._done:
                 continue
