@@ -56,7 +56,7 @@ from sim.rules.movement.kernels import (_seg_point_dist, core_edges, near_points
                                     rows_near_box, placed_distances, placed_overlaps, distances_from, fps_to_rows,
                                     fps_distance_matrix, unit_distance, path_length)
 from sim.rules.movement.round_paths import _DENSE_RULE, _box_near, _dense_message, round_path_checks
-from sim.rules.movement.turning import turn_disc, turn_samples, turned
+from sim.rules.movement.turning import turn_blocks, turn_disc, turned
 from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
 
@@ -167,7 +167,8 @@ def turn_blocker(fp: Footprint, angle: float, idx: BodyIndex, terr: TerrainIndex
     shorter way, sim.rules.movement.turning): ``path_blocker``'s checks (enemy bases among
     ``blockers``, the battlefield edge, dense features it may not cross) of the area the turn
     sweeps. The disc holding every facing first (a turn in the open is clear at once); else
-    each grown sample of the turn, in turning order. Returns ``path_blocker``'s tuples, at most
+    each block of the turn's grown samples (one base holding a run of them: turning.turn_blocks),
+    and the samples of a block that meets something, in turning order. Returns ``path_blocker``'s tuples, at most
     one of each kind (the deepest of the turn); only the first found if ``first_only``. Errs knowingly by
     ``turning.TURN_MARGIN`` (a turn passing that near a blocker is refused)."""
     if not turned(fp, angle):
@@ -177,12 +178,17 @@ def turn_blocker(fp: Footprint, angle: float, idx: BodyIndex, terr: TerrainIndex
         return []
     words = f"turning to {angle:g} degrees"
     found: dict[str, tuple] = {}
-    for s in turn_samples(fp, angle):
-        for p in path_blocker(s, here, idx, terr, board, blockers, may_cross_dense=may_cross_dense,
-                              first_only=False, turning=words):
-            got = found.get(p[0])
-            if got is None or (p[3] is not None and got[3] is not None and p[3] > got[3]):
-                found[p[0]] = p  # (of each kind, the deepest: how far the whole turn goes over)
+    for block, run in turn_blocks(fp, angle):
+        if not path_blocker(block, here, idx, terr, board, blockers, may_cross_dense=may_cross_dense):
+            continue  # (the run's samples all clear: its base holds them)
+        for s in run:
+            for p in path_blocker(s, here, idx, terr, board, blockers, may_cross_dense=may_cross_dense,
+                                  first_only=False, turning=words):
+                got = found.get(p[0])
+                if got is None or (p[3] is not None and got[3] is not None and p[3] > got[3]):
+                    found[p[0]] = p  # (of each kind, the deepest: how far the whole turn goes over)
+            if found and first_only:
+                break
         if found and first_only:
             break
     order = {"enemy": 0, "edge": 1, "dense": 2}
@@ -685,13 +691,17 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
         found = _hull_path_problems(fp0, arr, idx, terr, board, blockers, may_cross_dense)
         if ang is not None and turned(fp0, ang):
             # (a turn is free, and made where it is clear: at the end of the path, or else at its
-            # start, the path then taken at the new facing; refused, the turn at the end says why)
-            found = found + turn_blocker(fp0.moved(x1, y1), ang, idx, terr, board, blockers,
-                                         may_cross_dense=may_cross_dense, first_only=False)
-            if found and not (turn_blocker(fp0, ang, idx, terr, board, blockers, may_cross_dense=may_cross_dense)
-                              or _hull_path_problems(fp0.moved(fp0.x, fp0.y, ang), arr, idx, terr, board, blockers,
-                                                     may_cross_dense)):
-                found = []
+            # start, the path then taken at the new facing; refused, the turn at the end says why.
+            # Each way is first asked for its first problem only: the turn's every sample is
+            # measured only for a move refused both ways, for its words)
+            end = fp0.moved(x1, y1)
+            kw = dict(may_cross_dense=may_cross_dense)
+            if found or turn_blocker(end, ang, idx, terr, board, blockers, **kw):
+                if turn_blocker(fp0, ang, idx, terr, board, blockers, **kw) or _hull_path_problems(
+                        fp0.moved(fp0.x, fp0.y, ang), arr, idx, terr, board, blockers, may_cross_dense):
+                    found = found + turn_blocker(end, ang, idx, terr, board, blockers, first_only=False, **kw)
+                else:
+                    found = []
         for kind, rl, msg, dist in found:
             mine.append(MoveProblem(mid, rl, msg, dist))
     if round_paths:

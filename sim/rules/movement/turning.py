@@ -12,7 +12,10 @@ circle. The swept area is covered, never under-covered, by:
   each grown so that it holds the base at every facing within half a step of it. Between two
   samples a point of the base moves along an arc; at half a step from the nearer sample it is
   at most ``rho * step / 2`` away from where that sample has it (``rho``, the base's bounding
-  radius), and ``step`` is chosen so that this is at most ``TURN_MARGIN``.
+  radius), and ``step`` is chosen so that this is at most ``TURN_MARGIN``;
+* ``turn_blocks``: the samples in runs, each run held by one base grown further (a run clear
+  of everything is cleared by one test, so a turn near a wall tests the samples of the runs
+  near it only).
 
 The growth: a rectangle grown by the margin on every side holds itself widened by it (its
 Minkowski sum with a disc of that radius). An oval base is a polygon of ``OVAL_VERTICES``
@@ -32,9 +35,10 @@ import math
 
 from sim.rules.geometry import OVAL_VERTICES, Footprint
 
-__all__ = ["TURN_MARGIN", "turn_angle", "turn_disc", "turn_samples", "turnable", "turned"]
+__all__ = ["TURN_MARGIN", "BLOCK", "turn_angle", "turn_blocks", "turn_disc", "turn_samples", "turnable", "turned"]
 
 TURN_MARGIN = 0.01  # inches: how near a sampled turn's base may be to what it may not cross
+BLOCK = 12  # samples a block's one grown base holds (``turn_blocks``)
 
 
 def turn_angle(fp: Footprint, angle: float) -> float:
@@ -74,6 +78,28 @@ def turn_disc(fp: Footprint) -> Footprint:
     facing: the whole of any turn's swept area."""
     r = _grown(fp, TURN_MARGIN).bounding_radius
     return Footprint("round", fp.x, fp.y, 2 * r, 2 * r, 0.0)
+
+
+def turn_blocks(fp: Footprint, angle: float, size: int = BLOCK) -> list[tuple[Footprint, list[Footprint]]]:
+    """``turn_samples`` in runs of ``size``, each with one base that holds all of them: the base
+    at the run's middle facing, grown by the margin and by how far a point of the base moves
+    from that facing to the run's ends (``rho`` times the half run's angle). A block whose
+    base meets nothing that blocks clears its samples at once; a test of the samples is
+    needed only for a block that does (the turn then costs a test a block and one a sample of
+    the blocks near a blocker, not one a sample)."""
+    samples = turn_samples(fp, angle)
+    if not samples:
+        return []
+    d = turn_angle(fp, angle)
+    k = len(samples) - 1
+    out = []
+    for i in range(0, len(samples), size):
+        run = samples[i:i + size]
+        lo, hi = i, i + len(run) - 1
+        mid = fp.angle + d * (lo + hi) / (2 * k)
+        half = math.radians(abs(d) * (hi - lo) / (2 * k))
+        out.append((_grown(fp.moved(fp.x, fp.y, mid), TURN_MARGIN + fp.bounding_radius * half), run))
+    return out
 
 
 def turn_samples(fp: Footprint, angle: float) -> list[Footprint]:

@@ -152,3 +152,21 @@ def test_03_01_check_move_turns_where_it_is_clear():
     assert [p.model for p in got] == ["a/1"] and "turning to 90 degrees" in got[0].message
     # the same move without the turn is legal: the turn is what is refused
     assert check_move("a", {"a/1": [(5, 5), (15, 5)]}, me, both, BOARD, max_distance=12.0, rule="09.05") == []
+
+
+@pytest.mark.parametrize("shape", ["oval", "rect"])
+def test_03_01_a_blocks_one_base_holds_each_of_its_samples(shape):
+    """turn_blocks: each run's one grown base holds every sample of the run (both convex, so
+    each sample's corners inside it suffice), so a block found clear clears its samples."""
+    from sim.rules.movement.turning import turn_blocks
+    rng = np.random.default_rng(81)
+    for _ in range(30):
+        length = rng.uniform(1.0, 9.0)
+        fp = hull(shape, 0.0, 0.0, length, rng.uniform(0.5, length), rng.uniform(0, 360))
+        to = fp.angle + rng.uniform(-179.0, 179.0)
+        blocks = turn_blocks(fp, to, size=int(rng.integers(2, 20)))
+        assert sum(len(run) for _b, run in blocks) == len(turn_samples(fp, to))
+        for block, run in blocks:
+            poly = np.asarray(core(block)[0])
+            for s in run:
+                assert _inside_convex(poly, np.asarray(core(s)[0])).all(), (shape, length, fp.angle, to)
