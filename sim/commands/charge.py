@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
+from sim.events.core import faced
 from sim.commands.base import FACE, FLY, TARGETS, TO, UNIT, VIA, CommandRecord, on_grid
 from sim.components import Unit
 from sim.errors import PlanError
@@ -181,10 +182,8 @@ def _apply_charge_move(battle, cmd: ChargeMove):
     final = apply_positions(battle, ent, cmd.to, cmd.face)
     st.charged = True
     sky = {"fly": True} if cmd.fly else {}  # (21.03 taking to the skies)
-    if cmd.face:
-        sky["face"] = [[mid, a] for mid, a in cmd.face]
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
-                result="made", to=final, **sky)
+                result="made", to=final, **sky, **faced(cmd.face))
     if RE.any_rules():  # (a rule's mortal wounds after a charge move: sim.systems.rule_effects)
         if RX.trigger_mortal_wounds(battle, ent, EV.ON_CHARGE, RX.charge_targets(ent)):
             yield from remove_casualties(battle)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
+from sim.events.core import faced
 from sim.commands.base import FACE, SELECTED, TO, UNIT, VIA, CommandRecord, on_grid, optional_str
 from sim.components import Unit
 from sim.errors import PlanError
@@ -60,7 +61,7 @@ class Consolidate:
 def _place(battle, cmd, event: str) -> int:
     ent = battle.units[cmd.unit]
     final = apply_positions(battle, ent, cmd.to, cmd.face)
-    battle.emit(event, unit=cmd.unit, to=final, **({"face": [[m, a] for m, a in cmd.face]} if cmd.face else {}))
+    battle.emit(event, unit=cmd.unit, to=final, **faced(cmd.face))
     return ent
 
 

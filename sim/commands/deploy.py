@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
+from sim.events.core import faced
 from sim.commands.base import FACE, TO, UNIT, VIA, CommandRecord, on_grid, Field
 from sim.components import Unit
 from sim.errors import PlanError
@@ -208,13 +209,7 @@ def place(battle, ent: int, to, face=()) -> None:
     """Put the unit's models on the battlefield at ``to`` (a unit set up before the battle:
     not 'set up this turn', no move made), turned as ``face`` says ((model id, degrees), ...)."""
     battle.changes.touched(ent)
-    angles = {battle.models[mid]: a for mid, a in face} if face else None
-    battle.changes.moved(M.set_up(ent, [(battle.models[mid], x, y) for mid, x, y in to], angles))
-
-
-def faced(face) -> dict:
-    """An event's ``face`` field (03.01 the facings models were set up or moved to), if any."""
-    return {"face": [[mid, a] for mid, a in face]} if face else {}
+    battle.changes.moved(M.set_up(ent, [(battle.models[mid], x, y) for mid, x, y in to], face))
 
 
 def _apply_deploy(battle, cmd: Deploy):
@@ -285,7 +280,7 @@ def _apply_scout(battle, cmd: ScoutMove):
         for mid, path in paths.items():
             m = battle.models[mid]
             moved.append((m, *path[-1]))
-        M.move_models(moved, {battle.models[mid]: a for mid, a in cmd.face} if cmd.face else None)
+        M.move_models(moved, cmd.face)
         battle.changes.moved([m for m, _x, _y in moved])
         more["distance"] = float(PD.scouts_distance(ent))
     more.update(faced(cmd.face))

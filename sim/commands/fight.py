@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
+from sim.events.core import faced
 from sim.commands.base import FACE, SELECTED, TO, UNIT, VIA, CommandRecord, on_grid
 from sim.commands.shoot import SELECTIONS, targets_of
 from sim.components import Unit
@@ -144,8 +145,7 @@ def _apply_overrun(battle, cmd: Overrun):
     yield from _selected(battle, ent)
     if cmd.to:
         final = apply_positions(battle, ent, cmd.to, cmd.face)
-        more = {"face": [[m, a] for m, a in cmd.face]} if cmd.face else {}
-        battle.emit(ev.PILED_IN, unit=cmd.unit, to=final, note="overrun fight (12.06)", **more)
+        battle.emit(ev.PILED_IN, unit=cmd.unit, to=final, note="overrun fight (12.06)", **faced(cmd.face))
 
 
 # --- the automatic player's choice (Part A ruling 18) ---------------------------------------

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
+from sim.events.core import faced
 from sim.commands.base import FACE, FLY, TO, UNIT, VIA, CommandRecord, on_grid, mode_field, optional_str
 from sim.components import Unit
 from sim.errors import PlanError
@@ -148,7 +149,7 @@ def _apply_move(battle, cmd: Move) -> None:
         distances.append((mid, MV.path_length(path)))
     if cmd.mode == MoveType.FALL_BACK:  # (whom it was engaged with, for a rule's permission)
         RE.note_engaged_at_start(battle, ent)
-    M.move_models(places, {battle.models[mid]: a for mid, a in cmd.face} if cmd.face else None)
+    M.move_models(places, cmd.face)
     # 24.16 "moved": each model's total this turn; the unit's furthest-moving model counts
     st.model_moved, furthest = MV.add_move(st.model_moved, distances)
     st.moved = max(st.moved, furthest)
@@ -163,10 +164,8 @@ def _apply_move(battle, cmd: Move) -> None:
         st.fell_back = True
     battle.changes.moved(moved)
     sky = {"fly": True} if cmd.fly else {}
-    if cmd.face:  # (03.01 the facings the models turned to)
-        sky["face"] = [[mid, a] for mid, a in cmd.face]
     battle.emit(ev.MOVED, unit=cmd.unit, mode=cmd.mode, to=final, advance_roll=allowance,
-                distance=round(max((d for _m, d in distances), default=0.0), 6), **sky)
+                distance=round(max((d for _m, d in distances), default=0.0), 6), **sky, **faced(cmd.face))
     if cmd.embark is not None:  # 18.02 right after the move
         M.embark(ent, battle.units[cmd.embark])
         battle.emit(ev.EMBARKED, unit=cmd.unit, transport=cmd.embark)

@@ -29,6 +29,12 @@ Placed = tuple[str, float, float]
 Faced = tuple[str, float]
 
 
+def faced(face) -> dict:
+    """The ``face`` field of a move's or set-up's event for a command's ``face`` ((model id,
+    degrees), ...): nothing when it turned no model, so an event without a turn reads as before."""
+    return {"face": [[mid, a] for mid, a in face]} if face else {}
+
+
 @declare(ev.DICE)
 class Dice(Event):
     """01.05 Dice rolled (every roll of the battle's dice stream, in order: Battle._on_roll)."""

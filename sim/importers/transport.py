@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sim.rules.transport import ANY_NUMBER  # (a capacity counted in units: any number of models)
+
 CAPACITY_TYPE_ID = "74f8-5443-9d6d-1f1e"
 MAX_TEXT = 4000  # characters of a Capacity text looked at
 TYPES = ("INFANTRY", "MOUNTED", "MONSTER", "VEHICLE", "BEASTS", "BEAST", "SWARM", "CHARACTER")  # (read off the end of a phrase)
@@ -39,7 +41,6 @@ _FIRST = re.compile(r"^this (?:model|fortification) has a transport capacity of 
 _TWO = re.compile(r"^this (?:model|fortification) has a transport capacity of (\d+) (.+?) models? and (\d+) "
                   r"(.+?) models?$", re.I)
 _UNITS = re.compile(r"^this (?:model|fortification) has a transport capacity of (\d+) (.+?) units?$", re.I)
-ANY_NUMBER = 1000  # models' spaces of a capacity counted in units (sim.rules.transport.ANY_NUMBER)
 _EACH = re.compile(r"^each (.+?) models? takes? up the space of (\d+) models?"
                    r"(?:,? and each (.+?) models? takes? up the space of (\d+) models?)?$", re.I)
 _ONE = re.compile(r"^(?:the )?(.+?)(?: models?)? takes? up the space of (\d+) models?$", re.I)

@@ -182,7 +182,7 @@ def turned_moves(battle, u: int, moves: list, keep: bool = False) -> list:
     path or its start). Empty for a unit none of whose bases looks different turned; a move
     whose turn changes nothing is left out (``keep``: None in its place)."""
     from sim.rules.grid import snap_facing
-    from sim.rules.movement.turning import turnable
+    from sim.rules.movement.turning import turnable, turned
     hulls = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(u)]
     hulls = [(mid, fp) for mid, fp in hulls if turnable(fp)]
     if not hulls:
@@ -198,7 +198,7 @@ def turned_moves(battle, u: int, moves: list, keep: bool = False) -> list:
             if math.hypot(dx, dy) < 1e-6:
                 continue
             a = snap_facing(math.degrees(math.atan2(dy, dx)))
-            if round((a - fp.angle) % 180.0, 6) not in (0.0, 180.0):
+            if turned(fp, a):
                 face.append((mid, a))
         if face:
             out.append(Move(cmd.unit, cmd.to, cmd.mode, cmd.via, cmd.fly, cmd.embark, tuple(face)))

@@ -92,13 +92,14 @@ def snap_turns(via):
 
 
 FACING_GRID = 1e-6  # degrees: the step of every facing a command carries (03.01 a model turned)
+_PER_DEGREE = 1_000_000.0        # 1 / FACING_GRID, exact as a float
 
 
 def snap_facing(a: float) -> float:
     """A facing in degrees on its grid, in [0, 360): ``a`` modulo 360 rounded to 1e-6 degrees
     (at a 9" hull's tip, 8e-11": far below the position grid), so a facing a solver worked out
     with numpy reads the same on every machine, and 360 and -0.0 read as 0."""
-    v = round((a % 360.0) * 1_000_000.0) / 1_000_000.0
+    v = round((a % 360.0) * _PER_DEGREE) / _PER_DEGREE
     return 0.0 if v >= 360.0 or v == 0.0 else v
 
 

@@ -18,7 +18,7 @@ from sim.rules.geometry import EPS, Footprint, core, distance, within_distance
 from sim.rules.movement.moves import MoveType
 
 __all__ = [
-    "TRANSPORT", "DEDICATED", "EMBARK_RANGE", "DISEMBARK_RANGE", "COMBAT_RANGE", "EMERGENCY_RANGE",
+    "TRANSPORT", "DEDICATED", "ANY_NUMBER", "EMBARK_RANGE", "DISEMBARK_RANGE", "COMBAT_RANGE", "EMERGENCY_RANGE",
     "DisembarkMode", "Capacity", "Passenger", "model_refusal", "model_space", "capacity_problems",
     "embark_problems", "disembark_mode", "set_up_distance", "reach", "set_up_distance_problems",
     "charge_barred", "battle_shocked_after", "hazard_rolls_for", "empty_dedicated_transport",
@@ -91,7 +91,7 @@ class Capacity:
     def describe(self) -> str:
         """The capacity in words, as a datasheet would say it ('12 INFANTRY models; each MEGA
         ARMOUR model takes the space of 2; not JUMP PACK models')."""
-        kinds = " ".join(" or ".join(alt) for alt in self.keywords)
+        kinds = _kind(self.keywords)
         if self.limits:
             out = [" and ".join(f"{n} {_kind(kw)} model{'s' if n != 1 else ''}" for n, kw in self.limits)]
         elif self.models >= ANY_NUMBER:

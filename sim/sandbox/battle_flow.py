@@ -214,7 +214,7 @@ class BattleFlowMixin:
         x = min(max(x, -lo_x), bw - hi_x)
         y = min(max(y, -lo_y), bh - hi_y)
         return Ingress(uid, tuple((mid, round(x + dx, 4), round(y + dy, 4)) for mid, dx, dy in offs),
-                       face=tuple((m, a) for m, a in face if a != self.scene.models[m].fp.angle))
+                       face=self.faces_turned(dict(face), dict(face)))  # (unit_move.py)
 
     def ingress_hover(self, pos) -> None:
         """While placing: the formation under the mouse and whether the rules would take it."""

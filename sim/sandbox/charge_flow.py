@@ -235,7 +235,7 @@ class PlacementMixin:
         turning points, an adjusted model's end rounded as a drag's is (``_on_table``)."""
         p = p or self.placement
         to, via = [], []
-        face = tuple((mid, a) for mid, a in sorted(p.faces.items()) if a != self.scene.models[mid].fp.angle)
+        face = self.faces_turned(p.faces, p.ghosts)  # (unit_move.py)
         turned = {mid for mid, _a in face}
         for mid, (x, y) in sorted(p.ghosts.items()):
             ox, oy, lim = p.origin[mid]

@@ -5,11 +5,11 @@ problem the usual one-line error naming the file and the place."""
 
 from __future__ import annotations
 
-from sim.rules.transport import DEDICATED, TRANSPORT, Capacity, Passenger, capacity_problems
+from sim.rules.transport import ANY_NUMBER, DEDICATED, TRANSPORT, Capacity, Passenger, capacity_problems
 from sim.scenario.reader import Reader
 
 CAPACITY_FIELDS = {"models", "keywords", "not", "space", "units", "limits"}
-CAPACITY = (1, 1000)  # models' spaces a transport may have (README, Limits)
+CAPACITY = (1, ANY_NUMBER)  # models' spaces a transport may have (README, Limits)
 SPACE = (1, 100)  # the space one model may take
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
+from sim.events.core import faced
 from sim.components import Position
 from sim.rules.movement import moves as MOVE
 from sim.rules.movement.moves import MoveType
@@ -30,7 +31,7 @@ def apply_positions(battle, ent: int, to, face=()) -> list:
         places.append((m, x, y))
         moved.append(m)
         final.append([mid, x, y])
-    M.move_models(places, {battle.models[mid]: a for mid, a in face} if face else None)
+    M.move_models(places, face)
     st.model_moved, furthest = MOVE.add_move(st.model_moved, distances)
     st.moved = max(st.moved, furthest)
     battle.changes.moved(moved)
@@ -45,8 +46,7 @@ def apply_ingress(battle, unit: str, to, face=()) -> None:
     this turn (AIRCRAFT excepted)."""
     ent = battle.units[unit]
     battle.changes.touched(ent)
-    places = M.set_up(ent, [(battle.models[mid], x, y) for mid, x, y in to],
-                      {battle.models[mid]: a for mid, a in face} if face else None)  # (03.01 turned)
+    places = M.set_up(ent, [(battle.models[mid], x, y) for mid, x, y in to], face)  # (03.01 turned)
     fps = [W.footprint(m) for m in places]
     st = W.unit_state(ent)
     st.move_selected = st.move_type = MoveType.INGRESS
@@ -61,9 +61,7 @@ def apply_ingress(battle, unit: str, to, face=()) -> None:
     st.oversized_set_up = oversized_restricted(bool(oversized), W.unit_keywords(ent))
     battle.changes.moved(places)
     more = {"oversized": oversized} if oversized else {}  # (03.02.02 the models set up touching an edge)
-    if face:
-        more["face"] = [[mid, a] for mid, a in face]
-    battle.emit(ev.INGRESS, unit=unit, to=[[mid, x, y] for mid, x, y in to], **more)
+    battle.emit(ev.INGRESS, unit=unit, to=[[mid, x, y] for mid, x, y in to], **more, **faced(face))
     if deep_strike:
         _shorter_arrival(battle, ent, unit, fps)
 

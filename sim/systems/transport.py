@@ -11,6 +11,7 @@ from collections import Counter
 import esper
 
 from sim import events as ev
+from sim.events.core import faced
 from sim.components import Unit, Wounds
 from sim.decisions import DecisionRequest, ask
 from sim.plan import transport as PT
@@ -39,9 +40,8 @@ def set_up(battle, ent: int, transport: int, mode: str, to, face=(), **fields) -
     st = W.unit_state(ent)
     M.leave_transport(ent)
     places = [(battle.models[mid], x, y) for mid, x, y in to]
-    M.set_up(ent, places, {battle.models[mid]: a for mid, a in face} if face else None)  # (03.01 turned)
-    if face:
-        fields["face"] = [[mid, a] for mid, a in face]
+    M.set_up(ent, places, face)  # (03.01 turned)
+    fields.update(faced(face))
     battle.changes.moved([m for m, _x, _y in places])
     st.set_up_this_turn = True
     st.disembarked = mode

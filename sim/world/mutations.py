@@ -10,7 +10,7 @@ import esper
 
 from sim.components import Destroyed, Position, Unit, UnitState, Wounds
 from sim.world import resources as R
-from sim.world.queries import footprint, model_row, unit_of
+from sim.world.queries import footprint, model_id, model_row, unit_of
 
 
 def mark_destroyed(ents, by: str) -> None:
@@ -66,16 +66,24 @@ def move_model(ent: int, x: float, y: float) -> None:
     R.current.spatial.move(model_row(ent), footprint(ent))
 
 
-def move_models(moves, angles=None) -> None:
+def _turn(ent: int, pos: Position, turns: dict | None) -> None:
+    """03.01 The model faces as a command's ``face`` turned it (``turns``: model id -> degrees)."""
+    if turns:
+        a = turns.get(model_id(ent))
+        if a is not None:
+            pos.angle = a
+
+
+def move_models(moves, face=()) -> None:
     """Place several models of one unit (a validated move): ``moves`` is (entity, x, y) each;
-    ``angles``, the facing (degrees) each model turned to (by entity; 03.01) if any did;
-    positions, then the distance index in one step (SpatialIndex.move_many)."""
+    ``face``, the command's (model id, degrees) for each model it turns (03.01); positions,
+    then the distance index in one step (SpatialIndex.move_many)."""
     rows, fps = [], []
+    turns = dict(face) if face else None
     for ent, x, y in moves:
         pos = esper.component_for_entity(ent, Position)
         pos.x, pos.y = x, y
-        if angles and ent in angles:
-            pos.angle = angles[ent]
+        _turn(ent, pos, turns)
         rows.append(model_row(ent))
         fps.append(footprint(ent))
     if rows:
@@ -102,18 +110,18 @@ def leave_transport(unit_ent: int) -> None:
     sp.forget_unit(unit_ent)
 
 
-def set_up(unit_ent: int, places, angles=None) -> list[int]:
+def set_up(unit_ent: int, places, face=()) -> list[int]:
     """Set a unit up on the battlefield (03.02: before the battle, or from strategic
-    reserves): ``places`` is (entity, x, y) for each model, ``angles`` the facing (degrees) of
-    each model set up turned (by entity; 03.01); the unit is on the battlefield again (off the
-    spatial index's off_table, no longer waiting to deploy). Returns the models."""
+    reserves): ``places`` is (entity, x, y) for each model, ``face`` the command's (model id,
+    degrees) for each model set up turned (03.01); the unit is on the battlefield again (off
+    the spatial index's off_table, no longer waiting to deploy). Returns the models."""
     res = R.current
     rows, fps, models = [], [], []
+    turns = dict(face) if face else None
     for ent, x, y in places:
         pos = esper.component_for_entity(ent, Position)
         pos.x, pos.y = x, y
-        if angles and ent in angles:
-            pos.angle = angles[ent]
+        _turn(ent, pos, turns)
         rows.append(model_row(ent))
         fps.append(footprint(ent))
         models.append(ent)
