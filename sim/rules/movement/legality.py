@@ -56,7 +56,7 @@ from sim.rules.movement.kernels import (_seg_point_dist, core_edges, near_points
                                     rows_near_box, placed_distances, placed_overlaps, distances_from, fps_to_rows,
                                     fps_distance_matrix, unit_distance, path_length)
 from sim.rules.movement.round_paths import _DENSE_RULE, _box_near, _dense_message, round_path_checks
-from sim.rules.movement.turning import turn_blocks, turn_disc, turned
+from sim.rules.movement.turning import turn_disc, turn_tree, turned
 from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
 
@@ -167,8 +167,8 @@ def turn_blocker(fp: Footprint, angle: float, idx: BodyIndex, terr: TerrainIndex
     shorter way, sim.rules.movement.turning): ``path_blocker``'s checks (enemy bases among
     ``blockers``, the battlefield edge, dense features it may not cross) of the area the turn
     sweeps. The disc holding every facing first (a turn in the open is clear at once); else
-    each block of the turn's grown samples (one base holding a run of them: turning.turn_blocks),
-    and the samples of a block that meets something, in turning order. Returns ``path_blocker``'s tuples, at most
+    the turn's grown samples by the bases holding runs of them (turning.turn_tree), looked into
+    only where a base meets something, and the samples of a block that does, in turning order. Returns ``path_blocker``'s tuples, at most
     one of each kind (the deepest of the turn); only the first found if ``first_only``. Errs knowingly by
     ``turning.TURN_MARGIN`` (a turn passing that near a blocker is refused)."""
     if not turned(fp, angle):
@@ -178,22 +178,32 @@ def turn_blocker(fp: Footprint, angle: float, idx: BodyIndex, terr: TerrainIndex
         return []
     words = f"turning to {angle:g} degrees"
     found: dict[str, tuple] = {}
-    for block, run in turn_blocks(fp, angle):
-        if not path_blocker(block, here, idx, terr, board, blockers, may_cross_dense=may_cross_dense):
-            continue  # (the run's samples all clear: its base holds them)
-        for s in run:
-            for p in path_blocker(s, here, idx, terr, board, blockers, may_cross_dense=may_cross_dense,
-                                  first_only=False, turning=words):
+    _look(turn_tree(fp, angle), (here, idx, terr, board, blockers), may_cross_dense, words, found, first_only)
+    order = {"enemy": 0, "edge": 1, "dense": 2}
+    out = sorted(found.values(), key=lambda p: order[p[0]])
+    return out[:1] if first_only else out
+
+
+def _look(nodes, scene: tuple, may_cross_dense: bool | float, words: str, found: dict, first_only: bool) -> bool:
+    """turn_blocker's walk of the turn's tree (turning.turn_tree): the nodes' samples tested
+    where every base holding them meets something in ``scene`` (here, idx, terr, board,
+    blockers), in turning order, their problems kept in ``found`` (of each kind the deepest);
+    True once the first problem is found and only that is asked (``first_only``)."""
+    for node in nodes:
+        if not path_blocker(node.base, *scene, may_cross_dense=may_cross_dense):
+            continue  # (the node's samples all clear: its base holds them)
+        if node.kids:
+            if _look(node.kids, scene, may_cross_dense, words, found, first_only):
+                return True
+            continue
+        for s in node.run:
+            for p in path_blocker(s, *scene, may_cross_dense=may_cross_dense, first_only=False, turning=words):
                 got = found.get(p[0])
                 if got is None or (p[3] is not None and got[3] is not None and p[3] > got[3]):
                     found[p[0]] = p  # (of each kind, the deepest: how far the whole turn goes over)
             if found and first_only:
-                break
-        if found and first_only:
-            break
-    order = {"enemy": 0, "edge": 1, "dense": 2}
-    out = sorted(found.values(), key=lambda p: order[p[0]])
-    return out[:1] if first_only else out
+                return True
+    return False
 
 
 def _sweep_hits(fp, r, off, a, b, idx, rows):

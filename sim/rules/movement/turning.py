@@ -15,7 +15,12 @@ circle. The swept area is covered, never under-covered, by:
   radius), and ``step`` is chosen so that this is at most ``TURN_MARGIN``;
 * ``turn_blocks``: the samples in runs, each run held by one base grown further (a run clear
   of everything is cleared by one test, so a turn near a wall tests the samples of the runs
-  near it only).
+  near it only);
+* ``turn_tree``: the blocks in groups of ``FAN``, each held by one base grown further still,
+  and those in groups again, up to a few at the top: a test clears a group at once, and only
+  the groups that meet something are looked into. Each base holds every base below it
+  (``_holding``), so a sample is tested exactly when its block meets something, as with the
+  blocks alone: the same answers, in fewer tests.
 
 The growth: a rectangle grown by the margin on every side holds itself widened by it (its
 Minkowski sum with a disc of that radius). An oval base is a polygon of ``OVAL_VERTICES``
@@ -33,12 +38,16 @@ from __future__ import annotations
 
 import math
 
+from typing import NamedTuple
+
 from sim.rules.geometry import OVAL_VERTICES, Footprint
 
-__all__ = ["TURN_MARGIN", "BLOCK", "turn_angle", "turn_blocks", "turn_disc", "turn_samples", "turnable", "turned"]
+__all__ = ["TURN_MARGIN", "BLOCK", "FAN", "TurnNode", "turn_angle", "turn_blocks", "turn_disc", "turn_samples",
+           "turn_tree", "turnable", "turned"]
 
 TURN_MARGIN = 0.01  # inches: how near a sampled turn's base may be to what it may not cross
 BLOCK = 12  # samples a block's one grown base holds (``turn_blocks``)
+FAN = 4  # blocks (or groups) a group's one grown base holds (``turn_tree``)
 
 
 def turn_angle(fp: Footprint, angle: float) -> float:
@@ -87,6 +96,22 @@ def turn_blocks(fp: Footprint, angle: float, size: int = BLOCK) -> list[tuple[Fo
     base meets nothing that blocks clears its samples at once; a test of the samples is
     needed only for a block that does (the turn then costs a test a block and one a sample of
     the blocks near a blocker, not one a sample)."""
+    return [(node.base, node.run) for node in _blocks(fp, angle, size)]
+
+
+class TurnNode(NamedTuple):
+    """A base of ``turn_tree``: ``fp`` at ``facing`` grown by ``growth`` (``_grown``), holding
+    the nodes ``kids`` (a group) or the samples ``run`` (a block of ``turn_blocks``)."""
+
+    base: Footprint
+    facing: float
+    growth: float
+    kids: tuple
+    run: list
+
+
+def _blocks(fp: Footprint, angle: float, size: int = BLOCK) -> list[TurnNode]:
+    """``turn_blocks``' blocks as nodes (their facings and growths kept for ``turn_tree``)."""
     samples = turn_samples(fp, angle)
     if not samples:
         return []
@@ -98,8 +123,47 @@ def turn_blocks(fp: Footprint, angle: float, size: int = BLOCK) -> list[tuple[Fo
         lo, hi = i, i + len(run) - 1
         mid = fp.angle + d * (lo + hi) / (2 * k)
         half = math.radians(abs(d) * (hi - lo) / (2 * k))
-        out.append((_grown(fp.moved(fp.x, fp.y, mid), TURN_MARGIN + fp.bounding_radius * half), run))
+        growth = TURN_MARGIN + fp.bounding_radius * half
+        out.append(TurnNode(_grown(fp.moved(fp.x, fp.y, mid), growth), mid, growth, (), run))
     return out
+
+
+def turn_tree(fp: Footprint, angle: float) -> list[TurnNode]:
+    """``turn_blocks``' blocks, in turning order, gathered in groups of ``FAN`` under one base
+    holding them all (``_holding``), and those groups in groups, until at most ``FAN`` are
+    left: the top of the tree, which a check tests first (legality.turn_blocker), looking into a
+    node only when its base meets something. Empty when the turn is none."""
+    nodes = _blocks(fp, angle)
+    while len(nodes) > FAN:
+        groups = []
+        for i in range(0, len(nodes), FAN):
+            kids = tuple(nodes[i:i + FAN])
+            if len(kids) == 1:
+                groups.append(kids[0])
+                continue
+            facing = 0.5 * (kids[0].facing + kids[-1].facing)
+            growth = max(_holding(fp, kid, facing) for kid in kids)
+            groups.append(TurnNode(_grown(fp.moved(fp.x, fp.y, facing), growth), facing, growth, kids, []))
+        nodes = groups
+    return nodes
+
+
+def _holding(fp: Footprint, kid: TurnNode, facing: float) -> float:
+    """The growth of ``fp`` at ``facing`` whose base (``_grown``) holds ``kid``'s base. Turned
+    to ``facing``, a point of ``kid``'s base moves at most its bounding radius times the angle
+    between them, E: its base lies in itself at ``facing`` widened by E. A rectangle grown by g
+    widened by E lies in it grown by g + E. An oval's base grown by g lies in the ellipse of
+    half-axes (a + k g) / c, (b + k g) / c (c = cos(pi / n)); widened by E, in that ellipse's
+    half-axes plus k E (k no larger for a rounder ellipse, this module's docstring); and the
+    base grown by G holds the ellipse a + k G, b + k G, so G = g / c + a (1 / c - 1) / k + E. A
+    hair more for the rounding of the sums."""
+    spread = kid.base.bounding_radius * math.radians(abs(kid.facing - facing))
+    if fp.shape == "rect":
+        return kid.growth + spread + 1e-9
+    a, b = 0.5 * max(fp.length, fp.width), 0.5 * min(fp.length, fp.width)
+    k = (a + b) / (2.0 * math.sqrt(a * b))
+    c = math.cos(math.pi / OVAL_VERTICES)
+    return kid.growth / c + a * (1.0 / c - 1.0) / k + spread + 1e-9
 
 
 def turn_samples(fp: Footprint, angle: float) -> list[Footprint]:
