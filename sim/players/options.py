@@ -180,7 +180,8 @@ def turned_moves(battle, u: int, moves: list, keep: bool = False) -> list:
     """``moves`` (a unit's whole-unit moves) with each of its vehicles turned to lie along its
     step (03.01: a rotation is free; the check turns it where it is clear, at the end of its
     path or its start). Empty for a unit none of whose bases looks different turned; a move
-    whose turn changes nothing is left out (``keep``: None in its place)."""
+    whose turn changes nothing, or cannot make it legal (``turn_futile``: the check would
+    refuse it at every facing), is left out (``keep``: None in its place)."""
     from sim.rules.grid import snap_facing
     from sim.rules.movement.turning import turnable, turned
     hulls = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(u)]
@@ -200,7 +201,7 @@ def turned_moves(battle, u: int, moves: list, keep: bool = False) -> list:
             a = snap_facing(math.degrees(math.atan2(dy, dx)))
             if turned(fp, a):
                 face.append((mid, a))
-        if face:
+        if face and not turn_futile(battle, cmd):
             out.append(Move(cmd.unit, cmd.to, cmd.mode, cmd.via, cmd.fly, cmd.embark, tuple(face)))
         elif keep:
             out.append(None)
@@ -334,6 +335,30 @@ def _features_refuse(battle, cmd, idx, moved: list[int], pts: np.ndarray) -> boo
         may = MV.may_cross_dense(u, cmd.mode) if cmd.record is MOVE else MV.may_cross_dense(u)
     return ML.round_features_refuse(idx.centres[rows], pts[rnd], idx.radius[rows], MV.terrain(battle), may,
                                     QUICK_MARGIN)
+
+
+def turn_futile(battle, cmd) -> bool:
+    """03.01 A quick, conservative look before a Move's turned twin is checked
+    (``turned_moves``): True only when the move would be refused at every facing, from the
+    disc each moving base holds whatever its facing (half its smaller side): one would end over
+    a light or dense feature, or its straight path would cross a dense feature the move may not
+    cross (ML.round_features_refuse: the check's own kernels, by more than QUICK_MARGIN). A
+    base turned at either end of its path still holds that disc all along it, so turning it
+    cannot help. False says nothing (the turned move is checked as ever)."""
+    if cmd.record is not MOVE or not cmd.to or cmd.via or cmd.fly:
+        return False
+    idx = MV.bodies()
+    try:
+        moved = [idx.row[m] for m, _x, _y in cmd.to]
+        pts = np.array([[float(x), float(y)] for _m, x, y in cmd.to])
+    except (KeyError, TypeError, ValueError):
+        return False
+    if not np.isfinite(pts).all():
+        return False
+    rows = np.asarray(moved, dtype=np.int64)
+    u = battle.units[cmd.unit]
+    return ML.round_features_refuse(idx.centres[rows], pts, _inner_radii(idx)[rows], MV.terrain(battle),
+                                    MV.may_cross_dense(u, cmd.mode), QUICK_MARGIN)
 
 
 def objective_goal(battle, u: int, side: int):

@@ -8,7 +8,8 @@ objective a side controls at its next Command phase, 14.02: OC decides), units h
 on it, then the objectives most worth it and nearest filled with the OC the enemy could bring
 there next turn, plus one. Each call then offers the next unit's options (remain stationary,
 whole-unit moves toward its objective and away from the threat, an advance, a fall-back),
-checked legal, best first, valued in VP: the objective it reaches, less the points the enemy is
+checked legal (a vehicle turned along its step where that makes a move legal), best first,
+valued in VP: the objective it reaches, less the points the enemy is
 expected to destroy of it where it ends (PTS_PER_VP), plus what it could shoot from there."""
 
 from __future__ import annotations
@@ -406,9 +407,11 @@ def _toward_ends(battle, u: int, goal, extra: int = 0) -> list:
 
 def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
     """The legal ones among ``scored`` (value, order, command, label), best first, at most ``top``
-    (a whole-unit move whose straight paths are blocked: the same ends reached by detours round
-    the bases and dense features in the way, ``routes.detoured``, when the rules accept them;
-    the best MAX_DETOURS such moves are tried, which bounds a choice's time)."""
+    (a whole-unit move refused as its vehicles stand: the same ends with them turned to lie
+    along the step, 03.01, where turning could make it legal: options.turned_moves; one whose
+    straight paths are blocked: the same ends reached by detours round the bases and dense
+    features in the way, ``routes.detoured``, when the rules accept them; the best MAX_DETOURS
+    such moves are tried, which bounds a choice's time)."""
     out = []
     detours = MAX_DETOURS  # (the best MAX_DETOURS blocked ends are routed round; the rest are left)
     # (moves certainly refused for where they end, routes.ends_in_feature, not checked yet: each
@@ -426,6 +429,12 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
                 pending.append(cmd)
             continue
         why = battle.check(cmd)
+        if why is not None and routable and not cmd.face:
+            # 03.01: the same ends with the unit's vehicles turned to lie along the step (a long
+            # hull through a gap lengthwise; options.turned_moves: none for round bases)
+            turned = O.turned_moves(battle, battle.units[cmd.unit], [cmd])
+            if turned and battle.check(turned[0]) is None:
+                cmd, why = turned[0], None
         if why is not None and detours and "path" in why and routable:
             detours = _spent(battle, pending, detours)
             pending = []
