@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sim.rules.transport import ANY_NUMBER  # (a capacity counted in units: any number of models)
+from sim.rules.transport import ANY_NUMBER, WoundsRule  # (ANY_NUMBER: a capacity counted in units)
 
 CAPACITY_TYPE_ID = "74f8-5443-9d6d-1f1e"
 MAX_TEXT = 4000  # characters of a Capacity text looked at
@@ -45,6 +45,12 @@ _EACH = re.compile(r"^each (.+?) models? takes? up the space of (\d+) models?"
                    r"(?:,? and each (.+?) models? takes? up the space of (\d+) models?)?$", re.I)
 _ONE = re.compile(r"^(?:the )?(.+?)(?: models?)? takes? up the space of (\d+) models?$", re.I)
 _NOT = re.compile(r"^(?:it|this model) cannot transport (.+?) models?(?: or the (.+))?$", re.I)
+_OR = re.compile(r"^this (?:model|fortification) has a transport capacity of (\d+) (.+?) models?, or (\d+) (.+?) "
+                 r"models?(?: with a wounds characteristic of (\d+) or less)?$", re.I)
+_W = r"with a wounds characteristic of (?:more than (\d+)|(\d+) or more)"
+_W_SPACE = re.compile(r"^each (?:(.+?) )?models? " + _W + r" takes? up the space of (\d+) models?$", re.I)
+_W_NOT = re.compile(r"^(?:it|this model) cannot transport (?:non-(\S+) )?(?:(.+?) )?models? " + _W + "$", re.I)
+_FLY_NOT = re.compile(r"^(?:it|this model) cannot transport models that can fly$", re.I)
 _LIST = re.compile(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", re.I)
 _PHRASE = re.compile(r"^(?:<FACTION>|[A-Z][A-Z'\-]*)(?: [A-Z][A-Z'\-]*)*$")
 
@@ -174,9 +180,16 @@ def read_capacity(text: str, factions=()) -> Capacity:
     table, need, barred = got
     space: dict[str, int] = {}
     nots = list(barred)
+    wounds = list(table.pop("wounds", []))
     for s in ss[1:]:
         got = False
-        if (e := _EACH.match(s)) is not None:
+        if (w := _by_wounds(s, fac)) is not None:
+            wounds.append(w)
+            got = True
+        elif _FLY_NOT.match(s):
+            nots.append("FLY")
+            got = True
+        elif (e := _EACH.match(s)) is not None:
             a, b = _items(e.group(1)), _items(e.group(3)) if e.group(3) else []
             if a is not None and b is not None:
                 for k in a:
@@ -206,15 +219,63 @@ def read_capacity(text: str, factions=()) -> Capacity:
         table["not"] = list(dict.fromkeys(nots))
     if space:
         table["space"] = space
+    if wounds:
+        table["wounds"] = wounds
     cap.table = table
     return cap
+
+
+def _least(more_than: str | None, or_more: str | None) -> int:
+    """The least W of "more than N" (N + 1) or "N or more" (N)."""
+    return int(more_than) + 1 if more_than is not None else int(or_more)
+
+
+def _by_wounds(s: str, fac: set[str]) -> dict | None:
+    """A sentence of a rule by a model's Wounds characteristic, as the table's ``wounds`` entry
+    (sim.scenario.transport): "Each [<kind>] model with a Wounds characteristic of 3 or more
+    (more than 1) takes up the space of N models", "It cannot transport [non-<keyword>] [<kind>]
+    models with a Wounds characteristic of 4 or more"; None for any other sentence."""
+    if (m := _W_SPACE.match(s)) is not None:
+        out: dict = {"at_least": _least(m.group(2), m.group(3)), "space": int(m.group(4))}
+        kind = m.group(1)
+    elif (m := _W_NOT.match(s)) is not None:
+        out = {"at_least": _least(m.group(3), m.group(4)), "barred": True}
+        if m.group(1):
+            k = _keyword(m.group(1))
+            if k is None:
+                return None
+            out["except"] = [k]
+        kind = m.group(2)
+    else:
+        return None
+    if kind:
+        need = _need(kind, fac)
+        if not need:
+            return None
+        out["keywords"] = need
+    return out
 
 
 def _first(s: str, fac: set[str]) -> tuple[dict, list, list] | None:
     """The first sentence's capacity: (the table so far, what every passenger needs, what it
     barred), or None when it is not one of the forms read: N <kinds> models (excluding ...);
     N <kind> models and M <kind> models (a passenger of either kind, at most N and M of each:
-    ``limits``); N <kinds> units (any number of models, at most N units)."""
+    ``limits``); N <kinds> units (any number of models, at most N units); N <kind> models, or M
+    <kind> models [with a Wounds characteristic of K or less] (where M divides N: either kind,
+    each of the second taking N / M models' space, so the two never mix; a second-kind model
+    of W above K barred: the table's ``wounds``)."""
+    if (o := _OR.match(s)) is not None:
+        a, b = _need(o.group(2), fac), _need(o.group(4), fac)
+        n, k = int(o.group(1)), int(o.group(3))
+        if a is None or b is None or not a or not b or k < 1 or n % k:
+            return None
+        wounds: list = [{"at_least": 0, "space": n // k, "keywords": b}] if n // k > 1 else []
+        if o.group(5) is not None:
+            wounds.append({"at_least": int(o.group(5)) + 1, "barred": True, "keywords": b})
+        table: dict = {"models": n}
+        if wounds:
+            table["wounds"] = wounds
+        return table, _any_of(a, b), []
     if (t := _TWO.match(s)) is not None:
         a, b = _need(t.group(2), fac), _need(t.group(4), fac)
         if a is None or b is None or not a or not b:
@@ -272,6 +333,9 @@ def passengers_named(table: dict, known) -> dict:
         out["not"] = [fix(k) for k in out["not"]]
     if "space" in out:
         out["space"] = {fix(k): n for k, n in out["space"].items()}
+    if "wounds" in out:
+        out["wounds"] = [{**w, **({"keywords": entries(w["keywords"])} if "keywords" in w else {}),
+                          **({"except": [fix(k) for k in w["except"]]} if "except" in w else {})} for w in out["wounds"]]
     return out
 
 
@@ -297,6 +361,10 @@ def words(cap: Capacity) -> str:
         out += "; not " + ", ".join(t["not"])
     if t.get("space"):
         out += "; " + ", ".join(f"{k} takes {n}" for k, n in t["space"].items())
+    for w in t.get("wounds", ()):  # (in the capacity rule's own words)
+        out += "; " + WoundsRule(w["at_least"], None if w.get("barred") else w["space"],
+                                 tuple((k,) if isinstance(k, str) else tuple(k) for k in w.get("keywords", ())),
+                                 tuple(w.get("except", ()))).describe()
     if cap.unread:
         out += (f"; {cap.unread} of its {cap.sentences} sentences not read (wargear, other passengers or other "
                 "rules): the capacity holds only what was read")

@@ -50,7 +50,8 @@ def room_problems(t: int, adding=()) -> list[str]:
     (capacity_problems: the rule a Move's embark and battle formations both call)."""
     units = W.passengers(t) + list(adding)
     return TR.capacity_problems(_uid(t), W.capacity(t), [
-        TR.Passenger(_uid(u), tuple((W.model_id(m), W.model_keywords(m)) for m in W.alive_models(u)))
+        TR.Passenger(_uid(u), tuple((W.model_id(m), W.model_keywords(m), W.model_wounds_characteristic(m))
+                                   for m in W.alive_models(u)))
         for u in units])
 
 

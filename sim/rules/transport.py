@@ -19,7 +19,7 @@ from sim.rules.movement.moves import MoveType
 
 __all__ = [
     "TRANSPORT", "DEDICATED", "ANY_NUMBER", "EMBARK_RANGE", "DISEMBARK_RANGE", "COMBAT_RANGE", "EMERGENCY_RANGE",
-    "DisembarkMode", "Capacity", "Passenger", "model_refusal", "model_space", "capacity_problems",
+    "DisembarkMode", "Capacity", "WoundsRule", "Passenger", "model_refusal", "model_space", "capacity_problems",
     "embark_problems", "disembark_mode", "set_up_distance", "reach", "set_up_distance_problems",
     "charge_barred", "battle_shocked_after", "hazard_rolls_for", "empty_dedicated_transport",
     "FiringDeckPick", "firing_deck_problems",
@@ -67,6 +67,35 @@ def hazard_rolls_for(mode: str) -> bool:
 # --- 18.01 capacity ------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
+class WoundsRule:
+    """18.01 A capacity's rule by a model's Wounds characteristic (its W, not the wounds it has
+    left): a model of the kind ``keywords`` (as Capacity.keywords; empty: any model), with none
+    of the ``exempt`` keywords, whose W is at least ``at_least`` (0: any W) takes the space of
+    ``space`` models, or (``space`` None) may not be carried. "Each model with a Wounds
+    characteristic of 3 or more takes up the space of 2 models": (3, 2); "cannot transport
+    non-CHARACTER models with a Wounds characteristic of 4 or more": (4, None, (), ("CHARACTER",))."""
+
+    at_least: int
+    space: int | None = None
+    keywords: tuple[tuple[str, ...], ...] = ()
+    exempt: tuple[str, ...] = ()
+
+    def applies(self, kw: set, wounds: int) -> bool:
+        """Whether a model with keywords ``kw`` and W ``wounds`` is one the rule speaks of."""
+        return wounds >= self.at_least and _is_kind(self.keywords, kw) and not kw.intersection(self.exempt)
+
+    def models(self) -> str:
+        """The models it speaks of, in words ('non-CHARACTER models with W 4 or more')."""
+        kind = _kind(self.keywords)
+        who = "".join(f"non-{k} " for k in self.exempt) + (kind + " " if kind else "") + "models"
+        return who + (f" with W {self.at_least} or more" if self.at_least else "")
+
+    def describe(self) -> str:
+        return (f"no {self.models()}" if self.space is None
+                else f"each of the {self.models()} takes the space of {self.space}")
+
+
+@dataclass(frozen=True, slots=True)
 class Capacity:
     """18.01 A TRANSPORT's capacity as its datasheet states it, as data:
 
@@ -79,7 +108,9 @@ class Capacity:
       (the largest such n when it has several);
     * ``units``: how many units it may carry at once (None: as many as fit);
     * ``limits``: (n, keywords) pairs, a capacity of several kinds ("10 WARRIOR models and 1
-      CHARACTER model"): at most n of its models may be of that kind (``keywords`` as above)."""
+      CHARACTER model"): at most n of its models may be of that kind (``keywords`` as above);
+    * ``wounds``: rules by a model's Wounds characteristic (WoundsRule): the space it takes, or
+      that it may not be carried."""
 
     models: int
     keywords: tuple[tuple[str, ...], ...] = ()
@@ -87,6 +118,7 @@ class Capacity:
     spaces: tuple[tuple[str, int], ...] = ()
     units: int | None = None
     limits: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...] = ()
+    wounds: tuple[WoundsRule, ...] = ()
 
     def describe(self) -> str:
         """The capacity in words, as a datasheet would say it ('12 INFANTRY models; each MEGA
@@ -99,6 +131,7 @@ class Capacity:
         else:
             out = [f"{self.models} {kinds + ' ' if kinds else ''}model{'s' if self.models != 1 else ''}"]
         out += [f"each {k} model takes the space of {n}" for k, n in self.spaces]
+        out += [r.describe() for r in self.wounds]
         if self.excluded:
             out.append(f"not {' or '.join(self.excluded)} models")
         if self.units is not None:
@@ -120,14 +153,16 @@ def _is_kind(keywords, kw: set) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Passenger:
-    """A unit as 18.01 weighs it: its id and its models' (id, keywords), living ones only."""
+    """A unit as 18.01 weighs it: its id and its models' (id, keywords, Wounds characteristic),
+    living ones only."""
 
     unit: str
-    models: tuple[tuple[str, frozenset[str]], ...]
+    models: tuple[tuple[str, frozenset[str], int], ...]
 
 
-def model_refusal(cap: Capacity, keywords: Iterable[str]) -> str | None:
-    """18.01 Why a model with ``keywords`` may not be carried (its datasheet's words), or None."""
+def model_refusal(cap: Capacity, keywords: Iterable[str], wounds: int = 1) -> str | None:
+    """18.01 Why a model with ``keywords`` and the Wounds characteristic ``wounds`` may not be
+    carried (its datasheet's words), or None."""
     kw = set(keywords)
     for alt in cap.keywords:
         if not kw.intersection(alt):
@@ -135,14 +170,19 @@ def model_refusal(cap: Capacity, keywords: Iterable[str]) -> str | None:
     barred = [k for k in cap.excluded if k in kw]
     if barred:
         return f"it is {barred[0]}, which cannot be carried"
+    for r in cap.wounds:
+        if r.space is None and r.applies(kw, wounds):
+            return f"it has W {wounds}, and {r.models()} cannot be carried"
     return None
 
 
-def model_space(cap: Capacity, keywords: Iterable[str]) -> int:
-    """18.01 How many models' spaces a model with ``keywords`` takes: the largest n of the
-    capacity's "takes the space of n" keywords it has, else 1."""
+def model_space(cap: Capacity, keywords: Iterable[str], wounds: int = 1) -> int:
+    """18.01 How many models' spaces a model with ``keywords`` and the Wounds characteristic
+    ``wounds`` takes: the largest n of the capacity's "takes the space of n" keywords it has
+    and of its rules by W that speak of it, else 1."""
     kw = set(keywords)
-    return max([n for k, n in cap.spaces if k in kw], default=1)
+    return max([n for k, n in cap.spaces if k in kw]
+               + [r.space for r in cap.wounds if r.space is not None and r.applies(kw, wounds)], default=1)
 
 
 def capacity_problems(transport: str, cap: Capacity | None, passengers: Sequence[Passenger]) -> list[str]:
@@ -157,13 +197,13 @@ def capacity_problems(transport: str, cap: Capacity | None, passengers: Sequence
     out = []
     used = 0
     for p in passengers:
-        for mid, kw in p.models:
-            why = model_refusal(cap, kw)
+        for mid, kw, w in p.models:
+            why = model_refusal(cap, kw, w)
             if why:
                 out.append(f"{mid} ({p.unit}) cannot embark in {transport}: {why} (18.01: {cap.describe()})")
-            used += model_space(cap, kw)
+            used += model_space(cap, kw, w)
     for n, kind in cap.limits:  # (a capacity of several kinds: at most n of each)
-        count = sum(1 for p in passengers for _mid, kw in p.models if _is_kind(kind, set(kw)))
+        count = sum(1 for p in passengers for _mid, kw, _w in p.models if _is_kind(kind, set(kw)))
         if count > n:
             out.append(f"{count} {_kind(kind)} models in {transport}, more than the {n} its capacity takes "
                        f"(18.01: {cap.describe()})")

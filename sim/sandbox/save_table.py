@@ -242,6 +242,18 @@ def _capacity(c) -> str:
     if c.limits:
         parts.append("limits = [" + ", ".join(f"{{ models = {n}, keywords = {_keywords(kw)} }}" for n, kw in c.limits)
                      + "]")
+    if c.wounds:
+        parts.append("wounds = [" + ", ".join(_wounds_rule(r) for r in c.wounds) + "]")
+    return "{ " + ", ".join(parts) + " }"
+
+
+def _wounds_rule(r) -> str:
+    """18.01 One of a capacity's rules by Wounds (sim.rules.transport.WoundsRule)."""
+    parts = [f"at_least = {r.at_least}", "barred = true" if r.space is None else f"space = {r.space}"]
+    if r.keywords:
+        parts.append(f"keywords = {_keywords(r.keywords)}")
+    if r.exempt:
+        parts.append("except = [" + ", ".join(_q(k) for k in r.exempt) + "]")
     return "{ " + ", ".join(parts) + " }"
 
 

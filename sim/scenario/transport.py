@@ -5,10 +5,11 @@ problem the usual one-line error naming the file and the place."""
 
 from __future__ import annotations
 
-from sim.rules.transport import ANY_NUMBER, DEDICATED, TRANSPORT, Capacity, Passenger, capacity_problems
+from sim.rules.transport import ANY_NUMBER, DEDICATED, TRANSPORT, Capacity, Passenger, WoundsRule, capacity_problems
 from sim.scenario.reader import Reader
 
-CAPACITY_FIELDS = {"models", "keywords", "not", "space", "units", "limits"}
+CAPACITY_FIELDS = {"models", "keywords", "not", "space", "units", "limits", "wounds"}
+WOUNDS_FIELDS = {"at_least", "space", "barred", "keywords", "except"}
 CAPACITY = (1, ANY_NUMBER)  # models' spaces a transport may have (README, Limits)
 SPACE = (1, 100)  # the space one model may take
 
@@ -23,8 +24,9 @@ def read_capacity(ur: Reader, keywords) -> Capacity | None:
     """A unit's ``transport`` table (18.01): ``models`` (its capacity in models' spaces),
     ``keywords`` (what every passenger model must have: each entry a keyword, or a list of
     keywords of which it needs one), ``not`` (keywords that bar a model), ``space`` (keyword =
-    n: such a model takes the space of n) and ``units`` (at most that many units at once).
-    Only a unit with the TRANSPORT keyword has one."""
+    n: such a model takes the space of n), ``units`` (at most that many units at once),
+    ``limits`` (at most so many models of a kind) and ``wounds`` (rules by a model's Wounds
+    characteristic: ``_wounds``). Only a unit with the TRANSPORT keyword has one."""
     if not ur.has("transport"):
         return None
     r = ur.sub("transport")
@@ -62,7 +64,39 @@ def read_capacity(ur: Reader, keywords) -> Capacity | None:
         limits.append((k, tuple(_needs(lr))))
     if len(limits) > 8:
         r.fail("at most 8 limits", len(limits), "limits")
-    return Capacity(n, tuple(need), barred, tuple(spaces), units, tuple(limits))
+    return Capacity(n, tuple(need), barred, tuple(spaces), units, tuple(limits), _wounds(r))
+
+
+def _wounds(r: Reader) -> tuple[WoundsRule, ...]:
+    """A capacity's ``wounds`` list (18.01 rules by a model's Wounds characteristic): each a
+    table of ``at_least`` (the least W it speaks of, 0: any), either ``space`` (such a model
+    takes the space of that many models) or ``barred = true`` (it may not be carried), and
+    optionally ``keywords`` (the kind it speaks of, as the capacity's own) and ``except``
+    (keywords that exempt a model: "non-CHARACTER models")."""
+    out = []
+    for i, v in enumerate(r.get("wounds", list, [], what="a list of { at_least, space or barred } tables")):
+        wr = r.sub("wounds").sub(i)
+        if not isinstance(wr.data, dict):
+            wr.fail("a table of at_least and space (or barred = true)", wr.data)
+        wr.keys(WOUNDS_FIELDS, {"at_least"})
+        least = wr.req("at_least", int, what="the least Wounds characteristic it speaks of (a whole number)")
+        if not 0 <= least <= 100:
+            wr.fail("a Wounds characteristic from 0 to 100", least, "at_least")
+        if wr.has("space") == wr.has("barred"):
+            wr.fail("either space (the models' space such a model takes) or barred = true", "<both or neither>")
+        space = None
+        if wr.has("space"):
+            space = wr.req("space", int, what="a whole number of spaces")
+            if not SPACE[0] <= space <= SPACE[1]:
+                wr.fail(f"a whole number of spaces from {SPACE[0]} to {SPACE[1]}", space, "space")
+        elif wr.req("barred", bool, what="true (such a model may not be carried)") is not True:
+            wr.fail("true (such a model may not be carried; leave the rule out otherwise)", False, "barred")
+        exempt = tuple(_keyword(wr, k, "except", j)
+                       for j, k in enumerate(wr.get("except", list, [], what="a list of keywords")))
+        out.append(WoundsRule(least, space, tuple(_needs(wr)), exempt))
+    if len(out) > 8:
+        r.fail("at most 8 rules by Wounds", len(out), "wounds")
+    return tuple(out)
 
 
 def _needs(r: Reader) -> list:
@@ -105,7 +139,7 @@ def check_transports(top: Reader, units) -> None:
         if t.transport is None:
             where[aboard[0].id].fail(f"a unit with a 'transport' capacity (18.01); {t.id} has none", t.id, "embarked")
         problems = capacity_problems(t.id, t.transport, [
-            Passenger(u.id, tuple((m.id, m.keywords) for m in u.models)) for u in aboard])
+            Passenger(u.id, tuple((m.id, m.keywords, m.profile.W) for m in u.models)) for u in aboard])
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             where[aboard[-1].id].fail(f"units that fit in {t.id} together (18.01)", f"<{problems[0]}{more}>",

@@ -215,6 +215,11 @@ def model_keywords(ent: int) -> frozenset[str]:
     return esper.component_for_entity(ent, Keyword).names
 
 
+def model_wounds_characteristic(ent: int) -> int:
+    """02.02 The model's Wounds characteristic (W), not the wounds it has left."""
+    return esper.component_for_entity(ent, Stats).W
+
+
 def unit_leaderships(unit_ent: int) -> list[int]:
     """01.06 The Leadership of each living model of the unit (a Leadership roll takes the
     best, the lowest), on the battlefield or not (08.03: embarked units test too)."""

@@ -61,6 +61,24 @@ ASHEN = ["Ashen Concord"]
     ("This model has a transport capacity of 12 ASHEN CONCORD INFANTRY models. It cannot transport JUMP PACK "
      "models or the Ember Colossus of Kiln.",
      {"models": 12, "keywords": ["INFANTRY"], "not": ["JUMP PACK", "EMBER COLOSSUS OF KILN"]}),
+    # (rules by a model's Wounds characteristic: the space it takes, or barred, of a kind or not)
+    ("This model has a transport capacity of 12 ASHEN CONCORD INFANTRY models. Each model with a Wounds "
+     "characteristic of more than 2 takes up the space of 3 models. It cannot transport non-CHARACTER models "
+     "with a Wounds characteristic of 5 or more. This model cannot transport models that can FLY.",
+     {"models": 12, "keywords": ["INFANTRY"], "not": ["FLY"],
+      "wounds": [{"at_least": 3, "space": 3}, {"at_least": 5, "barred": True, "except": ["CHARACTER"]}]}),
+    ("This FORTIFICATION has a transport capacity of 8 INFANTRY models. Each ASHEN CONCORD BEAST model with a "
+     "Wounds characteristic of 4 or more takes up the space of 2 models.",
+     {"models": 8, "keywords": ["INFANTRY"], "wounds": [{"at_least": 4, "space": 2, "keywords": ["BEAST"]}]}),
+    # (either kind: the second takes the whole room, so they never mix; its W capped)
+    ("This model has a transport capacity of 16 ASHEN CONCORD INFANTRY models, or 1 ASHEN CONCORD MONSTER "
+     "model with a Wounds characteristic of 10 or less.",
+     {"models": 16, "keywords": [["INFANTRY", "MONSTER"]],
+      "wounds": [{"at_least": 0, "space": 16, "keywords": ["MONSTER"]},
+                 {"at_least": 11, "barred": True, "keywords": ["MONSTER"]}]}),
+    ("This model has a transport capacity of 12 ASH WARDEN models, or 4 FURNACE WALKER models.",
+     {"models": 12, "keywords": [["ASH WARDEN", "FURNACE WALKER"]],
+      "wounds": [{"at_least": 0, "space": 3, "keywords": ["FURNACE WALKER"]}]}),
 ])
 def test_18_01_the_forms_read_fully(text, table):
     cap = read_capacity(text, ASHEN)
@@ -72,14 +90,16 @@ def test_18_01_a_sentence_not_read_is_counted_and_the_rest_kept():
                         "is equipped with a slag ram, it has a transport capacity of 5 ASHEN CONCORD INFANTRY "
                         "models. Each model with a Wounds characteristic of 3 or more takes up the space of 2 "
                         "models. It cannot transport BEAST models.", ASHEN)
-    assert not cap.full and cap.unread == 2 and cap.sentences == 4
-    assert cap.table == {"models": 10, "keywords": ["INFANTRY"], "not": ["BEAST"]}
+    assert not cap.full and cap.unread == 1 and cap.sentences == 4
+    assert cap.table == {"models": 10, "keywords": ["INFANTRY"], "not": ["BEAST"],
+                         "wounds": [{"at_least": 3, "space": 2}]}
 
 
 @pytest.mark.parametrize("text", [
     "This model has a transport capacity of 10 ASH WARDEN models and 1 FURNACE WALKER model or 2 EMBER models.",
     "This model has a transport capacity of all of the following:\n- 20 INFANTRY models\n- 2 VEHICLE models",
     "This model has a transport capacity of 6 ASHEN CONCORD INFANTRY or 1 ASHEN CONCORD MONSTER models.",
+    "This model has a transport capacity of 10 ASH WARDEN models, or 3 FURNACE WALKER models.",  # (3 does not divide 10)
     "Embarked units can shoot.",
     "",
 ])
@@ -132,7 +152,7 @@ def test_18_01_a_roster_transport_imports_its_capacity_and_the_scenario_loads_it
     # the loader's capacity is the rule's: the Warden Blades (BATTLELINE: 2 spaces each) do not fit
     blades = next(x for x in spec.units if x.name == "Warden Blades")
     assert capacity_problems("furnace-strider", u.transport, [
-        Passenger(blades.id, tuple((m.id, m.keywords) for m in blades.models))])
+        Passenger(blades.id, tuple((m.id, m.keywords, m.profile.W) for m in blades.models))])
     notes = next(r for r in rep.units if r.name == "Furnace Strider").notes
     assert any("transport capacity 6 models (INFANTRY); not BEAST; BATTLELINE takes 2; 1 of its 4 sentences "
                "not read" in n for n in notes)
@@ -206,7 +226,7 @@ def test_18_01_a_capacity_of_either_kind_takes_each_kind_and_no_other():
     cap = Capacity(table["models"], tuple(tuple(k) if isinstance(k, list) else (k,) for k in table["keywords"]))
 
     def rides(*keywords):
-        return not capacity_problems("carrier", cap, [Passenger("u", (("u/1", frozenset(keywords)),))])
+        return not capacity_problems("carrier", cap, [Passenger("u", (("u/1", frozenset(keywords), 1),))])
 
     assert rides("INFANTRY", "CINDER WARDEN") and rides("EMBER ACOLYTE", "BEAST")
     assert not rides("INFANTRY", "FURNACE GUARD")
@@ -224,7 +244,7 @@ def test_18_01_a_capacity_of_two_kinds_takes_at_most_so_many_of_each():
     warden, hero = frozenset({"ASH WARDEN", "INFANTRY"}), frozenset({"INFANTRY", "CHARACTER"})
 
     def squad(n, kw, uid="w"):
-        return Passenger(uid, tuple((f"{uid}/{i}", kw) for i in range(n)))
+        return Passenger(uid, tuple((f"{uid}/{i}", kw, 1) for i in range(n)))
 
     assert capacity_problems("ark", cap, [squad(10, warden), squad(1, hero, "h")]) == []
     got = capacity_problems("ark", cap, [squad(11, warden)])
@@ -240,10 +260,10 @@ def test_18_01_a_capacity_counted_in_units_takes_a_unit_of_any_size_and_no_secon
     from sim.scenario.transport import read_capacity as load
     table = read_capacity("This model has a transport capacity of 1 ASHEN CONCORD INFANTRY unit.", ASHEN).table
     cap = load(Reader("t.toml", {"transport": table}), {"TRANSPORT"})
-    big = Passenger("a", tuple((f"a/{i}", frozenset({"INFANTRY"})) for i in range(40)))
+    big = Passenger("a", tuple((f"a/{i}", frozenset({"INFANTRY"}), 1) for i in range(40)))
     assert capacity_problems("scythe", cap, [big]) == []
     assert "any number of INFANTRY models" in cap.describe()
-    got = capacity_problems("scythe", cap, [big, Passenger("b", (("b/1", frozenset({"INFANTRY"})),))])
+    got = capacity_problems("scythe", cap, [big, Passenger("b", (("b/1", frozenset({"INFANTRY"}), 1),))])
     assert got and "carries at most 1 unit" in got[0]
 
 
@@ -274,3 +294,88 @@ def test_18_01_a_saved_table_writes_a_capacitys_limits_and_reads_back_the_same()
         cap = load(Reader("t.toml", {"transport": read_capacity(text, ASHEN).table}), {"TRANSPORT"})
         again = load(Reader("t.toml", tomllib.loads("transport = " + _capacity(cap))), {"TRANSPORT"})
         assert again == cap and (cap.limits or cap.units == 2)
+
+
+def test_18_01_rules_by_wounds_as_the_scenario_loads_them_space_barred_and_either_kind():
+    """The capacities read above, loaded as a scenario loads them, weigh each model's Wounds
+    characteristic (its W, not the wounds left): a W 3 model takes 3 spaces, a W 5 one is
+    barred unless a CHARACTER; either kind: one MONSTER of W 10 fills the room alone, one of W
+    11 is barred, and a MONSTER and an INFANTRY model never ride together."""
+    from sim.scenario.reader import Reader
+    from sim.scenario.transport import read_capacity as load
+    inf, hero = frozenset({"INFANTRY"}), frozenset({"INFANTRY", "CHARACTER"})
+
+    def squad(n, kw, w, uid="u"):
+        return Passenger(uid, tuple((f"{uid}/{i}", kw, w) for i in range(n)))
+
+    cap = load(Reader("t.toml", {"transport": read_capacity(
+        "This model has a transport capacity of 12 ASHEN CONCORD INFANTRY models. Each model with a Wounds "
+        "characteristic of more than 2 takes up the space of 3 models. It cannot transport non-CHARACTER models "
+        "with a Wounds characteristic of 5 or more.", ASHEN).table}), {"TRANSPORT"})
+    assert capacity_problems("ark", cap, [squad(4, inf, 3)]) == []
+    got = capacity_problems("ark", cap, [squad(4, inf, 3), squad(1, inf, 1, "x")])
+    assert got and "u, x take 13 spaces in ark, more than its capacity of 12" in got[0]
+    got = capacity_problems("ark", cap, [squad(1, inf, 5)])
+    assert got and "it has W 5, and non-CHARACTER models with W 5 or more cannot be carried" in got[0]
+    assert capacity_problems("ark", cap, [squad(1, hero, 6)]) == []          # (a CHARACTER is exempt)
+    assert "each of the models with W 3 or more takes the space of 3" in cap.describe()
+
+    pod = load(Reader("t.toml", {"transport": read_capacity(
+        "This model has a transport capacity of 16 ASHEN CONCORD INFANTRY models, or 1 ASHEN CONCORD MONSTER "
+        "model with a Wounds characteristic of 10 or less.", ASHEN).table}), {"TRANSPORT"})
+    beast = frozenset({"MONSTER"})
+    assert capacity_problems("pod", pod, [squad(1, beast, 10)]) == []
+    assert capacity_problems("pod", pod, [squad(16, inf, 1)]) == []
+    assert capacity_problems("pod", pod, [squad(1, beast, 11)])               # (too many wounds)
+    assert capacity_problems("pod", pod, [squad(1, beast, 10), squad(1, inf, 1, "x")])  # (no mixing)
+    assert capacity_problems("pod", pod, [squad(2, beast, 4)])                # (one at most)
+
+
+def test_18_01_a_saved_table_writes_a_capacitys_rules_by_wounds_and_reads_back_the_same():
+    import tomllib
+
+    from sim.sandbox.save_table import _capacity
+    from sim.scenario.reader import Reader
+    from sim.scenario.transport import read_capacity as load
+    for text in ("This model has a transport capacity of 12 ASHEN CONCORD INFANTRY models. Each BEAST model with "
+                 "a Wounds characteristic of more than 2 takes up the space of 3 models. It cannot transport "
+                 "non-CHARACTER models with a Wounds characteristic of 5 or more.",
+                 "This model has a transport capacity of 16 ASHEN CONCORD INFANTRY models, or 1 ASHEN CONCORD "
+                 "MONSTER model with a Wounds characteristic of 10 or less."):
+        cap = load(Reader("t.toml", {"transport": read_capacity(text, ASHEN).table}), {"TRANSPORT"})
+        again = load(Reader("t.toml", tomllib.loads("transport = " + _capacity(cap))), {"TRANSPORT"})
+        assert again == cap and len(cap.wounds) == 2
+
+
+@pytest.mark.parametrize("rule, expected", [
+    ({"at_least": 3}, "either space"),
+    ({"at_least": 3, "space": 2, "barred": True}, "either space"),
+    ({"at_least": 3, "barred": False}, "true (such a model may not be carried"),
+    ({"at_least": -1, "space": 2}, "a Wounds characteristic from 0 to 100"),
+    ({"at_least": 3, "space": 0}, "a whole number of spaces from 1 to 100"),
+    ({"at_least": 3, "space": 2, "heavy": 1}, "one of the fields"),
+    ({"space": 2}, "this field"),
+])
+def test_18_01_a_bad_rule_by_wounds_is_a_clear_error(rule, expected):
+    from sim.errors import ScenarioError
+    from sim.scenario.reader import Reader
+    from sim.scenario.transport import read_capacity as load
+    with pytest.raises(ScenarioError) as e:
+        load(Reader("t.toml", {"transport": {"models": 10, "wounds": [rule]}}), {"TRANSPORT"})
+    assert expected in str(e.value) and "transport.wounds[0]" in str(e.value)
+
+
+def test_18_01_a_roster_capacity_with_rules_by_wounds_is_written_and_loaded(tmp_path):
+    """A roster's capacity of either kind with a rule by Wounds goes through the scenario file
+    the importer writes (an inline list of tables) and loads as the rule reads it."""
+    text = ("This model has a transport capacity of 6 ^^**Ashen Concord Infantry**^^ models, or 1 ^^**Ashen "
+            "Concord Monster**^^ model with a Wounds characteristic of 8 or less. Each model with a Wounds "
+            "characteristic of more than 1 takes up the space of 2 models.")
+    path = _roster(tmp_path, text=text)
+    army, rep = load_roster(path)
+    spec = parse_scenario_text(into_scenario(army, "red", None, str(path), "carrier", rep), tmp_path)
+    (u,) = [u for u in spec.units if u.name == "Furnace Strider"]
+    assert [(r.at_least, r.space, r.keywords) for r in u.transport.wounds] == [
+        (0, 6, (("MONSTER",),)), (9, None, (("MONSTER",),)), (2, 2, ())]
+    notes = next(r for r in rep.units if r.name == "Furnace Strider").notes
+    assert any("no MONSTER models with W 9 or more" in n and "sentences not read" not in n for n in notes)

@@ -15,8 +15,8 @@ JUMP = frozenset({"INFANTRY", "JUMP PACK"})
 CAP = TR.Capacity(10, (("INFANTRY",),), ("JUMP PACK",), (("HEAVY ARMOUR", 2),))
 
 
-def _unit(uid, n, kw=INF):
-    return TR.Passenger(uid, tuple((f"{uid}/{i}", kw) for i in range(1, n + 1)))
+def _unit(uid, n, kw=INF, w=1):
+    return TR.Passenger(uid, tuple((f"{uid}/{i}", kw, w) for i in range(1, n + 1)))
 
 
 def test_18_01_units_that_fit_are_accepted():
@@ -190,3 +190,25 @@ def test_20_01_their_points_count_too():
     assert reserves_problems(army) != []  # 300 of 550 points
     army[1] = FormationUnit("squad", False, 100, embarked_in="rhino")
     assert reserves_problems(army) == []  # 200 of 450
+
+
+def test_18_01_rules_by_wounds_weigh_the_wounds_characteristic_of_a_kind_with_exemptions():
+    """WoundsRule: a model's space, or its refusal, by its W (not its wounds left), for the kind
+    the rule names and not for a model with an exempting keyword; the largest space counts."""
+    cap = TR.Capacity(10, (("INFANTRY", "BEAST"),), spaces=(("HEAVY ARMOUR", 2),), wounds=(
+        TR.WoundsRule(3, 3), TR.WoundsRule(5, None, (), ("CHARACTER",)), TR.WoundsRule(0, 10, (("BEAST",),))))
+    hero = frozenset({"INFANTRY", "CHARACTER"})
+    beast = frozenset({"BEAST"})
+    assert TR.model_space(cap, INF, 2) == 1 and TR.model_space(cap, INF, 3) == 3
+    assert TR.model_space(cap, HEAVY, 1) == 2 and TR.model_space(cap, HEAVY, 4) == 3
+    assert TR.model_space(cap, beast, 1) == 10
+    assert TR.model_refusal(cap, INF, 4) is None
+    assert TR.model_refusal(cap, INF, 5) == "it has W 5, and non-CHARACTER models with W 5 or more cannot be carried"
+    assert TR.model_refusal(cap, hero, 9) is None
+    assert TR.capacity_problems("rhino", cap, [_unit("a", 3, INF, 3)]) == []
+    (p,) = TR.capacity_problems("rhino", cap, [_unit("a", 3, INF, 3), _unit("b", 2)])
+    assert "11 spaces" in p
+    assert TR.capacity_problems("rhino", cap, [_unit("a", 1, beast)]) == []
+    assert TR.capacity_problems("rhino", cap, [_unit("a", 1, beast), _unit("b", 1)])
+    assert ("each of the models with W 3 or more takes the space of 3; no non-CHARACTER models with W 5 or more; "
+            "each of the BEAST models takes the space of 10") in cap.describe()
