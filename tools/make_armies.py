@@ -38,7 +38,7 @@ from sim.importers.bases import BaseTable  # noqa: E402
 from sim.importers.catalogue import Catalogue  # noqa: E402
 from sim.importers.roster import Assembler  # noqa: E402
 from sim.importers.scenario import dump, merge_weapons, unit_data  # noqa: E402
-from sim.importers.transport import army_passengers  # noqa: E402
+from sim.importers.transport import army_passengers, worth_splitting  # noqa: E402
 from sim.scenario import load as L  # noqa: E402
 
 TABLE = ROOT / "scenarios" / "battle_default.toml"
@@ -193,7 +193,7 @@ def army(folder: Path, faction: str, seed: int, points: int, units: int, taken=(
     for s, size in chosen:
         sel, _ = cat.build(s.entry, size)
         out.append(asm.assemble(sel, f"datasheets[{s.name[:60]!r}]"))
-    return army_passengers(out), asm.weapons
+    return worth_splitting(army_passengers(out)), asm.weapons
 
 
 def scenario(folder: Path, red: str, blue: str, seed: int = 1, points: int = 2000, units: int = 20,

@@ -22,11 +22,13 @@ from sim.plan import moves as MV
 from sim.plan.common import find_unit
 from sim.plan.transport import room_problems
 from sim.rules import pre_battle as PB
+from sim.rules import transport as TR
 from sim.rules.abilities import Hook
 from sim.rules.deployment import deployment_problems, setup_problems
 from sim.rules.geometry import footprint
 from sim.rules.reserves import FormationUnit, reserves_problems
 from sim.rules.turn import PLAYER, PreBattleStep
+from sim.scenario.split import split_pairs
 from sim.world import mutations as M
 from sim.world import queries as W
 
@@ -88,7 +90,8 @@ def _refuse(problems: list[str]) -> None:
 def _check_formations(battle, cmd: DeclareFormations) -> None:
     """26 step 7 / 20.01 The player whose turn it is declares once; each unit named is theirs,
     named once, and may start in reserves (not a FORTIFICATION), within the 50% cap (Part A
-    ruling 27: points when every unit has them, else half the units)."""
+    ruling 27: points when every unit has them, else half the units); of each unit a
+    transport's rule split, one half starts embarked in it."""
     ts = battle.turn_state
     player = PLAYER.index(cmd.player)
     if player != ts.chooser:
@@ -104,6 +107,8 @@ def _check_formations(battle, cmd: DeclareFormations) -> None:
             raise PlanError(f"{uid} is not {cmd.player}'s unit (26 step 7)")
     aboard = dict(cmd.embarked)
     _check_embarked(battle, player, cmd)
+    # (the units a transport's rule split: one half starts in it, sim.scenario.split)
+    _refuse(TR.split_embark_problems(split_pairs(battle.scenario.units, player), aboard))
     army = [FormationUnit(u.id, u.id in cmd.reserves, specs[u.id].points, tuple(sorted(W.unit_keywords(e))),
                           embarked_in=aboard.get(u.id))
             for e in PD.units_of(player) for u in (esper.component_for_entity(e, Unit),)]

@@ -72,6 +72,7 @@ class Unit:
     can_lead: tuple[str, ...] = ()  # the datasheets it can lead (its Leader ability's list; sim.importers.leaders)
     transport: dict | None = field(default=None, hash=False)  # 18.01 its capacity table (sim.importers.transport)
     rules: tuple[str, ...] = ()  # keys of the modelled rules every model holds (sim.rules.effects)
+    split_by: str | None = None  # 26 step 7 the transport whose rule splits it in two (sim.scenario.split)
 
 
 @dataclass

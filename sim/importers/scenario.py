@@ -188,6 +188,8 @@ def unit_data(u: M.Unit, spots: list[list[tuple[float, float]]]) -> dict:
         d["can_lead"] = list(u.can_lead)
     if u.transport:
         d["transport"] = u.transport
+    if u.split_by:
+        d["split_by"] = u.split_by
     models = []
     for m, at in zip(u.models, spots):
         md = {"name": m.name, "count": m.count}

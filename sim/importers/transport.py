@@ -51,6 +51,15 @@ _W = r"with a wounds characteristic of (?:more than (\d+)|(\d+) or more)"
 _W_SPACE = re.compile(r"^each (?:(.+?) )?models? " + _W + r" takes? up the space of (\d+) models?$", re.I)
 _W_NOT = re.compile(r"^(?:it|this model) cannot transport (?:non-(\S+) )?(?:(.+?) )?models? " + _W + "$", re.I)
 _FLY_NOT = re.compile(r"^(?:it|this model) cannot transport models that can fly$", re.I)
+# 26 step 7 a unit split in two at battle formations, one half starting in this transport
+_SPLIT = re.compile(r"^at the start of the declare battle formations step, you can select one (.+?)(?: units?)? "
+                    r"from your army(?: that has not been split)?$", re.I)
+_SPLIT_HOW = re.compile(r"^if you do, that unit is split into two units, each containing as equal a number of "
+                        r"models as possible \(when splitting a unit in this way, make a note of which models form "
+                        r"each of the two new units\)?$", re.I)
+_SPLIT_WHERE = re.compile(r"^one of these units must start the battle embarked within this transport ?; the other can "
+                          r"start the battle embarked within another transport ?, or it can be deployed as a separate "
+                          r"unit$", re.I)
 _LIST = re.compile(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", re.I)
 _PHRASE = re.compile(r"^(?:<FACTION>|[A-Z][A-Z'\-]*)(?: [A-Z][A-Z'\-]*)*$")
 
@@ -181,6 +190,7 @@ def read_capacity(text: str, factions=()) -> Capacity:
     space: dict[str, int] = {}
     nots = list(barred)
     wounds = list(table.pop("wounds", []))
+    split: list[str] = []
     for s in ss[1:]:
         got = False
         if (w := _by_wounds(s, fac)) is not None:
@@ -189,6 +199,13 @@ def read_capacity(text: str, factions=()) -> Capacity:
         elif _FLY_NOT.match(s):
             nots.append("FLY")
             got = True
+        elif (sp := _SPLIT.match(s)) is not None:
+            kinds = _items(sp.group(1))
+            if kinds is not None:
+                split += kinds
+                got = True
+        elif split and (_SPLIT_HOW.match(s) or _SPLIT_WHERE.match(s)):
+            got = True  # (the split's terms: sim.scenario.split, sim.rules.transport)
         elif (e := _EACH.match(s)) is not None:
             a, b = _items(e.group(1)), _items(e.group(3)) if e.group(3) else []
             if a is not None and b is not None:
@@ -221,6 +238,8 @@ def read_capacity(text: str, factions=()) -> Capacity:
         table["space"] = space
     if wounds:
         table["wounds"] = wounds
+    if split:
+        table["split"] = list(dict.fromkeys(split))
     cap.table = table
     return cap
 
@@ -333,6 +352,8 @@ def passengers_named(table: dict, known) -> dict:
         out["not"] = [fix(k) for k in out["not"]]
     if "space" in out:
         out["space"] = {fix(k): n for k, n in out["space"].items()}
+    if "split" in out:
+        out["split"] = [fix(k) for k in out["split"]]
     if "wounds" in out:
         out["wounds"] = [{**w, **({"keywords": entries(w["keywords"])} if "keywords" in w else {}),
                           **({"except": [fix(k) for k in w["except"]]} if "except" in w else {})} for w in out["wounds"]]
@@ -361,6 +382,9 @@ def words(cap: Capacity) -> str:
         out += "; not " + ", ".join(t["not"])
     if t.get("space"):
         out += "; " + ", ".join(f"{k} takes {n}" for k, n in t["space"].items())
+    if t.get("split"):
+        out += (f"; its rule may split a {' or '.join(t['split'])} unit in two at battle formations, one half "
+                "starting in it (26 step 7: write split_by = \"<this unit's id>\" on that unit)")
     for w in t.get("wounds", ()):  # (in the capacity rule's own words)
         out += "; " + WoundsRule(w["at_least"], None if w.get("barred") else w["space"],
                                  tuple((k,) if isinstance(k, str) else tuple(k) for k in w.get("keywords", ())),
@@ -368,4 +392,37 @@ def words(cap: Capacity) -> str:
     if cap.unread:
         out += (f"; {cap.unread} of its {cap.sentences} sentences not read (wargear, other passengers or other "
                 "rules): the capacity holds only what was read")
+    return out
+
+
+def worth_splitting(units: list) -> list:
+    """26 step 7 The army's units (sim.importers.model.Unit), each split in two where a
+    transport's rule (its table's ``split``) is worth it, as a player would use it: the first
+    unit (unit order) of a kind the rule names, not split already, that does not fit whole in
+    that transport but whose larger half does (sim.rules.transport's capacity and split rules),
+    gets ``split_by`` = the transport's id; each transport splits at most one. (A generated
+    army's choice, tools/make_armies.py; a roster's import only says the rule is there.)"""
+    from dataclasses import replace
+
+    from sim.rules import transport as TR
+    from sim.scenario.reader import Reader
+    from sim.scenario.transport import read_capacity as load
+    out = list(units)
+    for t in units:
+        if not t.transport or not t.transport.get("split"):
+            continue
+        cap = load(Reader("<import>", {"transport": t.transport}), {"TRANSPORT"})
+        for i, u in enumerate(out):
+            if u.split_by or u.transport or u.id == t.id:
+                continue
+            kw = {k.upper() for k in u.keywords}
+            if not kw.intersection(cap.split):
+                continue
+            models = [(f"{u.id}/{k}", frozenset(kw | {x.upper() for x in m.keywords}), m.W)
+                      for m in u.models for k in range(m.count)]
+            n1, _n2 = TR.split_sizes(len(models))
+            if (len(models) >= 2 and TR.capacity_problems(t.id, cap, [TR.Passenger(u.id, tuple(models))])
+                    and not TR.capacity_problems(t.id, cap, [TR.Passenger(u.id, tuple(models[:n1]))])):
+                out[i] = replace(u, split_by=t.id)
+                break
     return out

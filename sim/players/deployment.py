@@ -42,6 +42,7 @@ from sim.rules.reserves import FormationUnit, reserves_problems
 from sim.rules import transport as TR
 from sim.rules.polygons import signed_area
 from sim.rules.turn import PLAYER, PreBattleStep
+from sim.scenario.split import split_pairs
 from sim.world import queries as W
 
 # the share of its deployment zone the bases of an army's units to deploy may take before the
@@ -80,6 +81,11 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
             battle.units[t], [battle.units[u] for u, c in aboard.items() if c == t] + [battle.units[uid]])]
         if room:
             aboard[uid] = pick(room)
+    for a, b, t in split_pairs(battle.scenario.units, side):  # (26 step 7: one half of each in it)
+        if aboard.get(a) != t and aboard.get(b) != t and not room_problems(
+                battle.units[t], [battle.units[u] for u, c in aboard.items() if c == t and u != a]
+                + [battle.units[a]]):
+            aboard[a] = t
     held: list[str] = []
     allows = _cap(battle, units, aboard)
     for uid in units:
@@ -103,8 +109,9 @@ def _cap(battle, units: list[str], aboard: dict):
 
 def filled(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
     """18.01 / 26 step 7 ``cmd`` with the side's DEDICATED TRANSPORTs filled, when it embarks no
-    unit: from the units that are not in reserves and carry no one themselves, each transport
-    first takes one that fits (the capacity rule, room_problems), matched so that as few as can
+    unit: from the units that are not in reserves and carry no one themselves, first a half of
+    each unit a transport's rule split goes in that transport; then each transport with no unit
+    yet takes one that fits (the capacity rule, room_problems), matched so that as few as can
     be are lost; then each (unit order) takes every other that fits with those it has; ``cmd`` itself
     when it embarks a unit already (the file's plan stands), when nothing fits, or when the
     rules refuse the result."""
@@ -116,10 +123,20 @@ def filled(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
     # (the roster's keywords: its models are not on the table yet)
     carriers = [t for t in units if TR.DEDICATED in W.roster(t).keywords and W.capacity(t) is not None]
     inside: dict[int, list[int]] = {t: [] for t in carriers}
+    # (26 step 7 first, each unit a transport's rule split: a half of it in that transport)
+    for a, b, t in split_pairs(battle.scenario.units, side):
+        te = battle.units[t]
+        half = next((battle.units[h] for h in (a, b) if battle.units[h] in riders
+                     and not room_problems(te, [battle.units[h]])), None)
+        if half is not None:
+            inside.setdefault(te, []).append(half)
+            riders.remove(half)
     # first one unit in each, that as few as can be are lost: the transport the fewest units fit
     # first, each taking the unit that fits the fewest transports (unit order breaks ties)
     fits = {t: [u for u in riders if not room_problems(t, [u])] for t in carriers}
     for t in sorted(carriers, key=lambda t: (len(fits[t]), units.index(t))):
+        if inside[t]:
+            continue  # (it has a split unit's half already)
         free = [u for u in fits[t] if u in riders]
         if free:
             u = min(free, key=lambda u: (sum(u in fits[x] for x in carriers), units.index(u)))
@@ -130,7 +147,7 @@ def filled(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
             if not room_problems(t, inside[t] + [u]):
                 inside[t].append(u)
                 riders.remove(u)
-    aboard = tuple((ids[u], ids[t]) for t in carriers for u in inside[t])
+    aboard = tuple((ids[u], ids[t]) for t in units if t in inside for u in inside[t])
     if not aboard:
         return cmd
     out = DeclareFormations(cmd.player, cmd.reserves, aboard)

@@ -22,6 +22,7 @@ __all__ = [
     "DisembarkMode", "Capacity", "WoundsRule", "Passenger", "model_refusal", "model_space", "capacity_problems",
     "embark_problems", "disembark_mode", "set_up_distance", "reach", "set_up_distance_problems",
     "charge_barred", "battle_shocked_after", "hazard_rolls_for", "empty_dedicated_transport",
+    "split_sizes", "split_problems", "split_embark_problems",
     "FiringDeckPick", "firing_deck_problems",
 ]
 
@@ -110,7 +111,10 @@ class Capacity:
     * ``limits``: (n, keywords) pairs, a capacity of several kinds ("10 WARRIOR models and 1
       CHARACTER model"): at most n of its models may be of that kind (``keywords`` as above);
     * ``wounds``: rules by a model's Wounds characteristic (WoundsRule): the space it takes, or
-      that it may not be carried."""
+      that it may not be carried;
+    * ``split``: keywords of the units its datasheet lets it split in two at the start of the
+      Declare Battle Formations step, one of the halves then starting embarked in it
+      (``split_problems``, ``split_embark_problems``); empty: none."""
 
     models: int
     keywords: tuple[tuple[str, ...], ...] = ()
@@ -119,6 +123,7 @@ class Capacity:
     units: int | None = None
     limits: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...] = ()
     wounds: tuple[WoundsRule, ...] = ()
+    split: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """The capacity in words, as a datasheet would say it ('12 INFANTRY models; each MEGA
@@ -136,6 +141,8 @@ class Capacity:
             out.append(f"not {' or '.join(self.excluded)} models")
         if self.units is not None:
             out.append(f"at most {self.units} unit{'s' if self.units != 1 else ''}")
+        if self.split:
+            out.append(f"may split a {' or '.join(self.split)} unit in two (26 step 7)")
         return "; ".join(out)
 
 
@@ -215,6 +222,39 @@ def capacity_problems(transport: str, cap: Capacity | None, passengers: Sequence
         out.append(f"{transport} carries at most {cap.units} unit{'s' if cap.units != 1 else ''}, not "
                    f"{len(passengers)} (18.01: {cap.describe()})")
     return out
+
+
+def split_sizes(models: int) -> tuple[int, int]:
+    """26 step 7 (a transport's datasheet rule) A unit split in two: each half as equal a number
+    of models as possible, the first the larger."""
+    return (models + 1) // 2, models // 2
+
+
+def split_problems(unit: str, keywords: Iterable[str], models: int, transport: str, cap: Capacity | None,
+                   splits_before: int) -> list[str]:
+    """26 step 7 Whether ``transport``'s datasheet rule may split ``unit`` (with ``keywords`` and
+    ``models`` models) at the start of the Declare Battle Formations step: the rule names one of
+    the unit's keywords, the unit has two models or more to share out, and the transport has not
+    split another (``splits_before``). Returns every problem (empty: it may)."""
+    out = []
+    if cap is None or not cap.split:
+        return [f"{transport} has no rule that splits a unit (26 step 7)"]
+    kw = set(keywords)
+    if not kw.intersection(cap.split):
+        out.append(f"{unit} is not {' or '.join(cap.split)}: {transport}'s rule cannot split it (26 step 7)")
+    if models < 2:
+        out.append(f"{unit} has {models} model{'s' if models != 1 else ''}: there is nothing to split (26 step 7)")
+    if splits_before:
+        out.append(f"{transport}'s rule splits one unit, and it splits another already (26 step 7)")
+    return out
+
+
+def split_embark_problems(splits: Iterable[tuple[str, str, str]], embarked: dict) -> list[str]:
+    """26 step 7 Of the two units each split (first half, second half, the transport whose rule
+    split it), one starts the battle embarked in that transport (``embarked``: unit -> the
+    transport it starts in). Returns every problem (empty: each pair has one there)."""
+    return [f"one of {a} and {b} (split by {t}'s rule) must start the battle embarked in {t} (26 step 7)"
+            for a, b, t in splits if embarked.get(a) != t and embarked.get(b) != t]
 
 
 def empty_dedicated_transport(keywords: Iterable[str], passengers: int) -> bool:

@@ -244,6 +244,8 @@ def _capacity(c) -> str:
                      + "]")
     if c.wounds:
         parts.append("wounds = [" + ", ".join(_wounds_rule(r) for r in c.wounds) + "]")
+    if c.split:
+        parts.append("split = [" + ", ".join(_q(k) for k in c.split) + "]")
     return "{ " + ", ".join(parts) + " }"
 
 

@@ -22,7 +22,8 @@ def facts(us: UnitSpec) -> L.UnitFacts:
     written (the units that joined it are :func:`joined`'s)."""
     if us.parts:
         return facts(us.parts[0])
-    return L.UnitFacts(us.id, us.name, us.owner, any(m.character for m in us.models),
+    # (a half of a split unit, sim.scenario.split: its datasheet's name, as written)
+    return L.UnitFacts(us.id, us.split[2] if us.split else us.name, us.owner, any(m.character for m in us.models),
                        L.join_role(a for m in us.models for a in m.abilities), tuple(us.can_lead),
                        frozenset(m.role for m in us.models) - {"bodyguard"})
 

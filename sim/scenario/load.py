@@ -27,6 +27,7 @@ from sim.scenario.attach import join
 from sim.scenario.reader import Reader
 from sim.scenario.script import read_script
 from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec
+from sim.scenario.split import split_units
 from sim.scenario.transport import check_transports, read_capacity
 
 MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
@@ -34,7 +35,7 @@ MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle
                 "labels", "InSv_against", "rules"}
 UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
                "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers", "reserves",
-               "labels", "points", "can_lead", "leads", "transport", "embarked", "rules"}
+               "labels", "points", "can_lead", "leads", "transport", "embarked", "rules", "split_by"}
 
 
 # Limits (README, "Limits"): generous for real games, small enough that no file can make the
@@ -384,6 +385,7 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
             readers[units[-1].id] = ur
             if len(placed) > MODELS:
                 ur.fail(f"at most {MODELS} models in the scenario", f"<{len(placed)} models>", "models")
+    units = split_units(units, readers, by_rules)  # 26 step 7 units a transport's rule splits
     joined = join(tuple(units), readers, board, _waiting)  # 19.01 attached units
     armies = [dataclasses.replace(a, chosen=_chosen(r, owner, a, joined)) for owner, (a, r) in
               enumerate(zip(armies, chosen_r))]
@@ -701,7 +703,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                     allocation_order=tuple(order), reserves=ur.get("reserves", bool, False),
                     labels=ulabels, points=_ranged(ur, "points", int, POINTS, None, "points"),
                     planned=not unplanned, can_lead=_can_lead(ur), leads=_name(ur, "leads"),
-                    transport=capacity, embarked=embarked)
+                    transport=capacity, embarked=embarked, split_by=_name(ur, "split_by"))
 
 
 def _can_lead(r: Reader) -> tuple[str, ...]:

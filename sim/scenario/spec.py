@@ -57,6 +57,11 @@ class UnitSpec:
     # or support)
     leads: str | None = None
     parts: tuple["UnitSpec", ...] = ()
+    # 26 step 7 a half of a unit a transport's rule split (sim.scenario.split): (that transport's
+    # id, the other half's id, the unit's name as written); None: not split. ``split_by`` as
+    # written, before the split
+    split: tuple[str, str, str] | None = None
+    split_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

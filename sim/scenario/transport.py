@@ -8,7 +8,7 @@ from __future__ import annotations
 from sim.rules.transport import ANY_NUMBER, DEDICATED, TRANSPORT, Capacity, Passenger, WoundsRule, capacity_problems
 from sim.scenario.reader import Reader
 
-CAPACITY_FIELDS = {"models", "keywords", "not", "space", "units", "limits", "wounds"}
+CAPACITY_FIELDS = {"models", "keywords", "not", "space", "units", "limits", "wounds", "split"}
 WOUNDS_FIELDS = {"at_least", "space", "barred", "keywords", "except"}
 CAPACITY = (1, ANY_NUMBER)  # models' spaces a transport may have (README, Limits)
 SPACE = (1, 100)  # the space one model may take
@@ -25,8 +25,10 @@ def read_capacity(ur: Reader, keywords) -> Capacity | None:
     ``keywords`` (what every passenger model must have: each entry a keyword, or a list of
     keywords of which it needs one), ``not`` (keywords that bar a model), ``space`` (keyword =
     n: such a model takes the space of n), ``units`` (at most that many units at once),
-    ``limits`` (at most so many models of a kind) and ``wounds`` (rules by a model's Wounds
-    characteristic: ``_wounds``). Only a unit with the TRANSPORT keyword has one."""
+    ``limits`` (at most so many models of a kind), ``wounds`` (rules by a model's Wounds
+    characteristic: ``_wounds``) and ``split`` (the keywords of the units its rule may split in
+    two at battle formations: sim.scenario.split). Only a unit with the TRANSPORT keyword has
+    one."""
     if not ur.has("transport"):
         return None
     r = ur.sub("transport")
@@ -64,7 +66,10 @@ def read_capacity(ur: Reader, keywords) -> Capacity | None:
         limits.append((k, tuple(_needs(lr))))
     if len(limits) > 8:
         r.fail("at most 8 limits", len(limits), "limits")
-    return Capacity(n, tuple(need), barred, tuple(spaces), units, tuple(limits), _wounds(r))
+    split = tuple(_keyword(r, v, "split", i) for i, v in enumerate(r.get("split", list, [], what="a list of keywords")))
+    if len(split) > 8:
+        r.fail("at most 8 keywords", len(split), "split")
+    return Capacity(n, tuple(need), barred, tuple(spaces), units, tuple(limits), _wounds(r), split)
 
 
 def _wounds(r: Reader) -> tuple[WoundsRule, ...]:

@@ -379,3 +379,39 @@ def test_18_01_a_roster_capacity_with_rules_by_wounds_is_written_and_loaded(tmp_
         (0, 6, (("MONSTER",),)), (9, None, (("MONSTER",),)), (2, 2, ())]
     notes = next(r for r in rep.units if r.name == "Furnace Strider").notes
     assert any("no MONSTER models with W 9 or more" in n and "sentences not read" not in n for n in notes)
+
+
+SPLIT_TEXT = ("This model has a transport capacity of 6 ASHEN CONCORD INFANTRY models. At the start of the Declare "
+              "Battle Formations step, you can select one ^^**Ember Guard^^** or CINDER WARDENS unit from your army "
+              "that has not been split. If you do, that unit is split into two units, each containing as equal a "
+              "number of models as possible (when splitting a unit in this way, make a note of which models form "
+              "each of the two new units). One of these units must start the battle embarked within this "
+              "^^**Transport^^**; the other can start the battle embarked within another ^^**Transport^^**, or it "
+              "can be deployed as a separate unit.")
+
+
+def test_26_07_a_capacity_reads_the_transports_rule_that_splits_a_unit():
+    cap = read_capacity(SPLIT_TEXT, ASHEN)
+    assert cap.full and cap.table == {"models": 6, "keywords": ["INFANTRY"], "split": ["EMBER GUARD", "CINDER WARDENS"]}
+    from sim.importers.transport import words
+    assert "its rule may split a EMBER GUARD or CINDER WARDENS unit in two at battle formations" in words(cap)
+    # (the terms alone, with no rule naming what it splits, are not read)
+    assert read_capacity(SPLIT_TEXT.replace("At the start of the Declare Battle Formations step, you can select one "
+                                            "^^**Ember Guard^^** or CINDER WARDENS unit from your army that has not "
+                                            "been split. ", ""), ASHEN).unread == 2
+
+
+def test_26_07_a_generated_army_splits_the_unit_too_large_for_the_transport_whose_rule_splits_it():
+    """worth_splitting (tools/make_armies.py's choice): 9 wardens do not fit 6 spaces, 5 do:
+    split by the carrier; 4 would fit whole: not split; each transport splits one unit only."""
+    from sim.importers.model import Base, Model, Unit
+    from sim.importers.transport import worth_splitting
+    carrier = Unit("carrier", "Carrier", (Model("Carrier", 1, 10, 9, 3, 10, 7, 2, None, Base("oval", 100, 60)),),
+                   keywords=("VEHICLE", "TRANSPORT"), transport=read_capacity(SPLIT_TEXT, ASHEN).table)
+
+    def wardens(uid, n):
+        return Unit(uid, "Cinder Wardens", (Model("Warden", n, 6, 4, 3, 1, 7, 2, None, Base("round", 32, 32)),),
+                    keywords=("INFANTRY", "CINDER WARDENS"))
+    got = worth_splitting([carrier, wardens("a", 4), wardens("b", 9), wardens("c", 9)])
+    assert [u.split_by for u in got] == [None, None, "carrier", None]
+    assert [u.split_by for u in worth_splitting([carrier, wardens("a", 14)])] == [None, None]  # (7 fit no better)

@@ -1,0 +1,87 @@
+"""26 step 7 A unit split in two by a transport's datasheet rule ("at the start of the Declare
+Battle Formations step, you can select one <kind> unit: it is split into two units, each with
+as equal a number of models as possible; one of them must start the battle embarked within
+this TRANSPORT"). The choice is the file's: a unit with ``split_by = "<transport id>"`` is read
+as its two halves (sim.rules.transport.split_sizes: the models in the order listed, the first
+half the larger), checked with the rule (split_problems):
+
+* the first keeps the unit's id, ``embarked`` and ``reserves``, the second is ``<id>-half-2``; their
+  names say which half ("Sister Squad (1 of 2)"), and their points are shared out by models;
+* the transport is a friendly unit whose capacity's ``split`` names one of the unit's keywords,
+  and splits no other unit; the unit has no leader or support model of its own (leaders are
+  attached after the split: one ``leads`` a half by its id);
+* one half starts embarked in that transport: in a battle deployed by the rules, the battle
+  formations must say so (sim.commands.deploy); in one set up by the file, the unit's own
+  ``embarked`` names it.
+
+Each half's UnitSpec.split is (the transport's id, the other half's id, the unit's name as
+written: its datasheet's, which a leader's ``can_lead`` names)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sim.rules import transport as TR
+from sim.scenario.reader import Reader
+from sim.scenario.spec import UnitSpec
+
+SECOND = "-half-2"  # the second half's id: the unit's id and this
+
+
+def split_units(units: list[UnitSpec], readers: dict[str, Reader], by_rules: bool) -> list[UnitSpec]:
+    """The units as written, each with ``split_by`` read as its two halves (module docstring);
+    a clear error (the unit's place, what was expected) for a split the rule refuses."""
+    if not any(u.split_by for u in units):
+        return units
+    by_id = {u.id: u for u in units}
+    done: dict[str, str] = {}  # transport id -> the unit its rule split
+    out: list[UnitSpec] = []
+    for u in units:
+        if not u.split_by:
+            out.append(u)
+            continue
+        r = readers[u.id]
+        t = by_id.get(u.split_by)
+        if t is None or t.owner != u.owner or t.id == u.id or t.transport is None or not t.transport.split:
+            carriers = sorted(x.id for x in units if x.owner == u.owner and x.transport is not None
+                              and x.transport.split)
+            r.fail(f"a friendly TRANSPORT whose rule splits units ({', '.join(carriers) or 'none in its army'})",
+                   u.split_by, "split_by")
+        keywords = frozenset().union(*(m.keywords for m in u.models))
+        problems = TR.split_problems(u.id, keywords, len(u.models), t.id, t.transport, int(t.id in done))
+        if problems:
+            r.fail(f"a unit {t.id}'s rule may split (26 step 7)", f"<{problems[0]}>", "split_by")
+        if any(m.role != "bodyguard" for m in u.models):
+            r.fail("a unit of its own models only: a leader is attached after the split and leads one half "
+                   "(26 step 7, 19.01)", "<a leader or support model in the unit>", "split_by")
+        if not by_rules and u.embarked != t.id:
+            r.fail(f"embarked = {t.id!r}: one half starts the battle embarked in {t.id} (26 step 7)",
+                   u.embarked if u.embarked is not None else "<not embarked>", "embarked")
+        done[t.id] = u.id
+        out += halves(u, t.id)
+        if u.id + SECOND in by_id:
+            r.fail(f"no other unit with the id {u.id + SECOND!r} (the second half's)", u.id + SECOND, "id")
+    return out
+
+
+def halves(u: UnitSpec, transport: str) -> tuple[UnitSpec, UnitSpec]:
+    """The two units ``u`` is split into by ``transport``'s rule (module docstring)."""
+    n1, _n2 = TR.split_sizes(len(u.models))
+    second = u.id + SECOND
+    p1 = None if u.points is None else round(u.points * n1 / len(u.models))
+    first = dataclasses.replace(
+        u, name=f"{u.name} (1 of 2)", models=u.models[:n1], split=(transport, second, u.name), split_by=None,
+        points=p1, allocation_order=tuple(m for m in u.allocation_order if m in {x.id for x in u.models[:n1]}))
+    other = dataclasses.replace(
+        u, id=second, name=f"{u.name} (2 of 2)", models=u.models[n1:], split=(transport, u.id, u.name), split_by=None,
+        embarked=None, points=None if u.points is None else u.points - p1, leads=None,
+        allocation_order=tuple(m for m in u.allocation_order if m in {x.id for x in u.models[n1:]}))
+    return first, other
+
+
+def split_pairs(units, owner: int | None = None) -> list[tuple[str, str, str]]:
+    """(first half, second half, transport) of each unit split in ``units`` (UnitSpecs; of
+    ``owner``'s army only when given), in unit order."""
+    return [(u.id, u.split[1], u.split[0]) for u in units
+            if u.split is not None and u.split[1] == u.id + SECOND and (owner is None or u.owner == owner)]
+
