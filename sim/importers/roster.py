@@ -194,7 +194,7 @@ class Assembler:
             rep.note("a Transport capacity on a unit without the TRANSPORT keyword: not kept (18.01)")
             return None
         factions = [c.split(":", 1)[1] for c in B.category_names(sel) if B.is_faction(c)]
-        cap = TP.read_capacity(texts[0], factions)
+        cap = TP.read_capacity(texts[0], factions, wargear=_selection_names(sel))
         rep.note(TP.words(cap))
         return cap.table
 
@@ -603,4 +603,15 @@ def unit_names(sels) -> list[str]:
         s = stack.pop()
         out.append(B.text(s, "name"))
         stack.extend(c for c in B.items(s, "selections") if B.text(c, "type") == "unit")
+    return out
+
+
+def _selection_names(sel: dict, depth: int = 0) -> list[str]:
+    """The names of everything the unit's selection takes, nested ones too (its models'
+    wargear: what a capacity "if this model is equipped with ..." asks of it)."""
+    out = []
+    for child in B.items(sel, "selections"):
+        out.append(B.clean_name(B.text(child, "name")))
+        if depth < 8:
+            out += _selection_names(child, depth + 1)
     return out

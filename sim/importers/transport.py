@@ -15,11 +15,21 @@ So the text is read sentence by sentence, and only these forms are read, into th
   transport);
 * "Each <list> model takes up the space of N models" (and "... and each <list> model takes up
   the space of N models"), "The X model takes up the space of N models": ``space``;
-* "It (This model) cannot transport <list> models" (and "... or the <name>"): ``not``.
+* "It (This model) cannot transport <list> models" (and "... or the <name>"), "cannot transport
+  models that can FLY": ``not``;
+* "N <kind> models, or M <kind> models [with a Wounds characteristic of K or less]", and rules
+  by a model's Wounds characteristic ("Each [<kind>] model with a Wounds characteristic of 3 or
+  more takes up the space of N models", "It cannot transport [non-<keyword>] models with a
+  Wounds characteristic of 4 or more"): ``wounds`` (``_by_wounds``);
+* "If this model is equipped with a <wargear>, it has a transport capacity of N ... models
+  [instead]", given the unit's wargear (``read_capacity``'s ``wargear``: the roster's
+  selections): N when the unit takes it;
+* the rule that splits a unit at battle formations, one half starting inside (its three
+  sentences): ``split``, the kinds it may split (sim.scenario.split).
 
 A list is keywords joined by commas, "or" and "and"; each a phrase of letters (no number, no
-"model", no "with"). Any other sentence (a capacity that depends on wargear, a second kind of
-passenger, a limit by Wounds characteristic, other rules text) is not read: ``Capacity.unread``
+"model", no "with"). Any other sentence (a second kind of passenger the transport can also or
+instead carry, a bulleted list of kinds, other rules text) is not read: ``Capacity.unread``
 counts them and the import report says so. A text whose first sentence does not read gives no
 capacity at all (the unit carries nobody; the report says so).
 """
@@ -51,6 +61,9 @@ _W = r"with a wounds characteristic of (?:more than (\d+)|(\d+) or more)"
 _W_SPACE = re.compile(r"^each (?:(.+?) )?models? " + _W + r" takes? up the space of (\d+) models?$", re.I)
 _W_NOT = re.compile(r"^(?:it|this model) cannot transport (?:non-(\S+) )?(?:(.+?) )?models? " + _W + "$", re.I)
 _FLY_NOT = re.compile(r"^(?:it|this model) cannot transport models that can fly$", re.I)
+# a capacity that depends on the wargear the unit takes ("If this model is equipped with a kannon, ...")
+_WARGEAR = re.compile(r"^if this model is equipped with (?:an? )?(.+?), it has a transport capacity of (\d+) (.+?) "
+                      r"models?(?: instead)?$", re.I)
 # 26 step 7 a unit split in two at battle formations, one half starting in this transport
 _SPLIT = re.compile(r"^at the start of the declare battle formations step, you can select one (.+?)(?: units?)? "
                     r"from your army(?: that has not been split)?$", re.I)
@@ -173,9 +186,12 @@ def _either(parts: list[tuple]) -> list | None:
     return [c[0] if len(c) == 1 else c for c in kept]
 
 
-def read_capacity(text: str, factions=()) -> Capacity:
+def read_capacity(text: str, factions=(), wargear=None) -> Capacity:
     """The ``transport`` table a Capacity text gives (module docstring); ``factions``: the
-    transport's faction keywords (upper case), dropped from what its passengers need."""
+    transport's faction keywords (upper case), dropped from what its passengers need;
+    ``wargear``: the names of what the unit takes (its selections, any case), which a capacity
+    "If this model is equipped with a <name>, it has a transport capacity of N ..." reads (None:
+    not known, and such a sentence is not read)."""
     fac = {" ".join(f.replace("\u2019", "'").split()).upper() for f in factions}
     ss = sentences(text)
     cap = Capacity(None, len(ss))
@@ -199,6 +215,13 @@ def read_capacity(text: str, factions=()) -> Capacity:
         elif _FLY_NOT.match(s):
             nots.append("FLY")
             got = True
+        elif (wg := _WARGEAR.match(s)) is not None and wargear is not None:
+            # (the count it gives, for the passengers the first sentence names: the same kind
+            # in other words, "T'AU INFANTRY" for "T'AU EMPIRE INFANTRY")
+            if _need(wg.group(3), fac) is not None:
+                if _equipped(wg.group(1), wargear):
+                    table["models"] = int(wg.group(2))
+                got = True
         elif (sp := _SPLIT.match(s)) is not None:
             kinds = _items(sp.group(1))
             if kinds is not None:
@@ -242,6 +265,17 @@ def read_capacity(text: str, factions=()) -> Capacity:
         table["split"] = list(dict.fromkeys(split))
     cap.table = table
     return cap
+
+
+def _equipped(name: str, wargear) -> bool:
+    """Whether the unit takes the wargear ``name`` (a capacity's "equipped with a kannon"): one
+    of its selections is that name, or that name with a profile after it ("Kannon - Frag")."""
+    want = " ".join(name.split()).casefold()
+    for w in wargear:
+        w = " ".join(str(w).split()).casefold()
+        if w == want or w.startswith(want + " -") or w.startswith(want + " ("):
+            return True
+    return False
 
 
 def _least(more_than: str | None, or_more: str | None) -> int:

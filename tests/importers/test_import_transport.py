@@ -415,3 +415,27 @@ def test_26_07_a_generated_army_splits_the_unit_too_large_for_the_transport_whos
     got = worth_splitting([carrier, wardens("a", 4), wardens("b", 9), wardens("c", 9)])
     assert [u.split_by for u in got] == [None, None, "carrier", None]
     assert [u.split_by for u in worth_splitting([carrier, wardens("a", 14)])] == [None, None]  # (7 fit no better)
+
+
+@pytest.mark.parametrize("wargear, models, unread", [
+    (None, 14, 1),                      # (not known: the sentence is not read)
+    ([], 14, 0),
+    (["Slag Ram", "Cinder projector"], 8, 0),
+    (["slag ram - Strike"], 8, 0),      # (a profile of it)
+    (["Slag rammer"], 14, 0),           # (another name)
+])
+def test_18_01_a_capacity_that_depends_on_the_wargear_the_unit_takes(wargear, models, unread):
+    cap = read_capacity("This model has a transport capacity of 14 ASHEN CONCORD INFANTRY models. If this model is "
+                        "equipped with a slag ram, it has a transport capacity of 8 ASHEN CONCORD INFANTRY models.",
+                        ASHEN, wargear)
+    assert cap.table == {"models": models, "keywords": ["INFANTRY"]} and cap.unread == unread
+
+
+def test_18_01_a_roster_transport_reads_its_capacity_by_the_wargear_it_took(tmp_path):
+    """Furnace Strider's selections (ashen.json) take a slag cannon: the capacity it gives
+    applies; one it does not take leaves the first."""
+    for gear, models in (("slag cannon", 4), ("magma lance", 9)):
+        text = (f"This model has a transport capacity of 9 ASHEN CONCORD INFANTRY models. If this model is equipped "
+                f"with a {gear}, it has a transport capacity of 4 ASHEN CONCORD INFANTRY models instead.")
+        army, _rep = load_roster(_roster(tmp_path, text=text))
+        assert _unit(army).transport == {"models": models, "keywords": ["INFANTRY"]}
