@@ -20,7 +20,7 @@ from sim.phases import pre_battle as PRE
 from sim.plan import deployment as PD
 from sim.plan import moves as MV
 from sim.plan.common import find_unit
-from sim.plan.transport import room_problems
+from sim.plan.transport import room_problems, split_pairs
 from sim.rules import pre_battle as PB
 from sim.rules import transport as TR
 from sim.rules.abilities import Hook
@@ -28,7 +28,6 @@ from sim.rules.deployment import deployment_problems, setup_problems
 from sim.rules.geometry import footprint
 from sim.rules.reserves import FormationUnit, reserves_problems
 from sim.rules.turn import PLAYER, PreBattleStep
-from sim.scenario.split import split_pairs
 from sim.world import mutations as M
 from sim.world import queries as W
 

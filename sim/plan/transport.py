@@ -45,6 +45,18 @@ def transport_footprints(t: int) -> list:
     return [W.footprint(m) for m in esper.component_for_entity(t, Unit).models if W.on_table(m)]
 
 
+def split_pairs(units, owner: int | None = None) -> list[tuple[str, str, str]]:
+    """26 step 7 (first half, second half, transport) of each unit a transport's rule split
+    (``units``: the scenario's UnitSpecs, whose ``split`` sim.scenario.split wrote; of
+    ``owner``'s army only when given), in unit order (the first half listed first)."""
+    out, seen = [], set()
+    for u in units:
+        if u.split is not None and u.split[1] not in seen and (owner is None or u.owner == owner):
+            out.append((u.id, u.split[1], u.split[0]))
+        seen.add(u.id)
+    return out
+
+
 def room_problems(t: int, adding=()) -> list[str]:
     """18.01 Whether the units embarked in ``t``, with ``adding`` (unit entities) among them, fit
     (capacity_problems: the rule a Move's embark and battle formations both call)."""

@@ -36,13 +36,12 @@ from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
 from sim.errors import ScriptError
 from sim.plan import deployment as PD
-from sim.plan.transport import room_problems
+from sim.plan.transport import room_problems, split_pairs
 from sim.players import options as O
 from sim.rules.reserves import FormationUnit, reserves_problems
 from sim.rules import transport as TR
 from sim.rules.polygons import signed_area
 from sim.rules.turn import PLAYER, PreBattleStep
-from sim.scenario.split import split_pairs
 from sim.world import queries as W
 
 # the share of its deployment zone the bases of an army's units to deploy may take before the

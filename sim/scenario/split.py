@@ -77,11 +77,3 @@ def halves(u: UnitSpec, transport: str) -> tuple[UnitSpec, UnitSpec]:
         embarked=None, points=None if u.points is None else u.points - p1, leads=None,
         allocation_order=tuple(m for m in u.allocation_order if m in {x.id for x in u.models[n1:]}))
     return first, other
-
-
-def split_pairs(units, owner: int | None = None) -> list[tuple[str, str, str]]:
-    """(first half, second half, transport) of each unit split in ``units`` (UnitSpecs; of
-    ``owner``'s army only when given), in unit order."""
-    return [(u.id, u.split[1], u.split[0]) for u in units
-            if u.split is not None and u.split[1] == u.id + SECOND and (owner is None or u.owner == owner)]
-
