@@ -42,9 +42,11 @@ from dataclasses import dataclass, field
 from sim.rules.transport import ANY_NUMBER, WoundsRule  # (ANY_NUMBER: a capacity counted in units)
 
 CAPACITY_TYPE_ID = "74f8-5443-9d6d-1f1e"
+SPACE_MAX, W_MAX = 100, 100  # (the scenario's bounds: sim.scenario.transport SPACE, a rule's at_least)
 MAX_TEXT = 4000  # characters of a Capacity text looked at
 TYPES = ("INFANTRY", "MOUNTED", "MONSTER", "VEHICLE", "BEASTS", "BEAST", "SWARM", "CHARACTER")  # (read off the end of a phrase)
-_STOP = {"WITH", "THAT", "MODEL", "MODELS", "EACH", "IF", "IT", "ITS", "UP", "TO", "CAN", "WHILE", "NON"}
+_STOP = {"WITH", "THAT", "MODEL", "MODELS", "EACH", "IF", "IT", "ITS", "UP", "TO", "CAN", "WHILE", "NON",
+         "THESE", "THOSE", "ANY", "ALL", "OTHER"}
 
 _FIRST = re.compile(r"^this (?:model|fortification) has a transport capacity of (\d+) (.+?) models?"
                     r"(?: \(excluding (.+?)(?: models?)?\))?$", re.I)
@@ -59,7 +61,7 @@ _OR = re.compile(r"^this (?:model|fortification) has a transport capacity of (\d
                  r"models?(?: with a wounds characteristic of (\d+) or less)?$", re.I)
 _W = r"with a wounds characteristic of (?:more than (\d+)|(\d+) or more)"
 _W_SPACE = re.compile(r"^each (?:(.+?) )?models? " + _W + r" takes? up the space of (\d+) models?$", re.I)
-_W_NOT = re.compile(r"^(?:it|this model) cannot transport (?:non-(\S+) )?(?:(.+?) )?models? " + _W + "$", re.I)
+_W_NOT = re.compile(r"^(?:it|this model) cannot transport (?:non-(.+?) |(.+?) )?models? " + _W + "$", re.I)
 _FLY_NOT = re.compile(r"^(?:it|this model) cannot transport models that can fly$", re.I)
 # a capacity that depends on the wargear the unit takes ("If this model is equipped with a kannon, ...")
 _WARGEAR = re.compile(r"^if this model is equipped with (?:an? )?(.+?), it has a transport capacity of (\d+) (.+?) "
@@ -216,16 +218,18 @@ def read_capacity(text: str, factions=(), wargear=None) -> Capacity:
             nots.append("FLY")
             got = True
         elif (wg := _WARGEAR.match(s)) is not None and wargear is not None:
-            # (the count it gives, for the passengers the first sentence names: the same kind
-            # in other words, "T'AU INFANTRY" for "T'AU EMPIRE INFANTRY")
-            if _need(wg.group(3), fac) is not None:
+            # (the count it gives, for the passengers the first sentence names: the same type,
+            # "T'AU INFANTRY" for "T'AU EMPIRE INFANTRY"; one piece of wargear by its name)
+            other = _need(wg.group(3), fac)
+            if (other is not None and _types(other) == _types(need) and 1 <= int(wg.group(2)) <= ANY_NUMBER
+                    and not _COMPOUND.search(wg.group(1))):
                 if _equipped(wg.group(1), wargear):
                     table["models"] = int(wg.group(2))
                 got = True
         elif (sp := _SPLIT.match(s)) is not None:
             kinds = _items(sp.group(1))
             if kinds is not None:
-                split += kinds
+                split += [_unfactioned(k, fac) for k in kinds]
                 got = True
         elif split and (_SPLIT_HOW.match(s) or _SPLIT_WHERE.match(s)):
             got = True  # (the split's terms: sim.scenario.split, sim.rules.transport)
@@ -267,6 +271,14 @@ def read_capacity(text: str, factions=(), wargear=None) -> Capacity:
     return cap
 
 
+_COMPOUND = re.compile(r"\b(?:or|and|two|three|four|both|\d+)\b|,", re.I)  # (more than one piece of wargear)
+
+
+def _types(need: list) -> set[str]:
+    """The model types (INFANTRY, MONSTER...) a table's ``keywords`` entries name."""
+    return {k for e in need for k in ([e] if isinstance(e, str) else e) if k in TYPES}
+
+
 def _equipped(name: str, wargear) -> bool:
     """Whether the unit takes the wargear ``name`` (a capacity's "equipped with a kannon"): one
     of its selections is that name, or that name with a profile after it ("Kannon - Frag")."""
@@ -276,6 +288,17 @@ def _equipped(name: str, wargear) -> bool:
         if w == want or w.startswith(want + " -") or w.startswith(want + " ("):
             return True
     return False
+
+
+def _unfactioned(keyword: str, fac: set[str]) -> str:
+    """``keyword`` without the transport's faction at its front ("ASHEN CONCORD EMBER GUARD":
+    EMBER GUARD; the importer keeps no faction keyword on any unit)."""
+    words = keyword.split()
+    for f in sorted(fac, key=len, reverse=True):
+        fw = f.split()
+        if words[:len(fw)] == fw and len(words) > len(fw):
+            return " ".join(words[len(fw):])
+    return keyword
 
 
 def _least(more_than: str | None, or_more: str | None) -> int:
@@ -290,16 +313,23 @@ def _by_wounds(s: str, fac: set[str]) -> dict | None:
     models with a Wounds characteristic of 4 or more"; None for any other sentence."""
     if (m := _W_SPACE.match(s)) is not None:
         out: dict = {"at_least": _least(m.group(2), m.group(3)), "space": int(m.group(4))}
+        if not 1 <= out["space"] <= SPACE_MAX:
+            return None
         kind = m.group(1)
     elif (m := _W_NOT.match(s)) is not None:
         out = {"at_least": _least(m.group(3), m.group(4)), "barred": True}
+        kind = m.group(2)
         if m.group(1):
-            k = _keyword(m.group(1))
+            words = m.group(1).split()
+            if len(words) > 1 and words[-1].upper() in TYPES:  # ("non-CHARACTER MONSTER": MONSTERs not CHARACTERs)
+                words, kind = words[:-1], words[-1]
+            k = _keyword(" ".join(words))
             if k is None:
                 return None
             out["except"] = [k]
-        kind = m.group(2)
     else:
+        return None
+    if not 0 <= out["at_least"] <= W_MAX:
         return None
     if kind:
         need = _need(kind, fac)
@@ -313,17 +343,20 @@ def _first(s: str, fac: set[str]) -> tuple[dict, list, list] | None:
     """The first sentence's capacity: (the table so far, what every passenger needs, what it
     barred), or None when it is not one of the forms read: N <kinds> models (excluding ...);
     N <kind> models and M <kind> models (a passenger of either kind, at most N and M of each:
-    ``limits``); N <kinds> units (any number of models, at most N units); N <kind> models, or M
-    <kind> models [with a Wounds characteristic of K or less] (where M divides N: either kind,
-    each of the second taking N / M models' space, so the two never mix; a second-kind model
-    of W above K barred: the table's ``wounds``)."""
+    ``limits``); N <kinds> units (any number of models, at most N units); N <kind> models, or 1
+    <kind> model [with a Wounds characteristic of K or less] (either kind, the second taking
+    all N models' space, so the two never ride together; a second-kind model of W above K
+    barred: the table's ``wounds``; a second count above 1 is not read, as nothing here would
+    keep the kinds apart)."""
     if (o := _OR.match(s)) is not None:
         a, b = _need(o.group(2), fac), _need(o.group(4), fac)
         n, k = int(o.group(1)), int(o.group(3))
-        if a is None or b is None or not a or not b or k < 1 or n % k:
+        if a is None or b is None or not a or not b or k != 1 or not 1 <= n <= SPACE_MAX:
             return None
-        wounds: list = [{"at_least": 0, "space": n // k, "keywords": b}] if n // k > 1 else []
+        wounds: list = [{"at_least": 0, "space": n, "keywords": b}] if n > 1 else []
         if o.group(5) is not None:
+            if int(o.group(5)) + 1 > W_MAX:
+                return None
             wounds.append({"at_least": int(o.group(5)) + 1, "barred": True, "keywords": b})
         table: dict = {"models": n}
         if wounds:

@@ -48,10 +48,13 @@ def transport_footprints(t: int) -> list:
 def split_pairs(units, owner: int | None = None) -> list[tuple[str, str, str]]:
     """26 step 7 (first half, second half, transport) of each unit a transport's rule split
     (``units``: the scenario's UnitSpecs, whose ``split`` sim.scenario.split wrote; of
-    ``owner``'s army only when given), in unit order (the first half listed first)."""
+    ``owner``'s army only when given), in unit order (the first half listed first); a pair whose
+    other half or transport is not in ``units`` (a saved table's, once gone) is none."""
     out, seen = [], set()
+    ids = {u.id for u in units}
     for u in units:
-        if u.split is not None and u.split[1] not in seen and (owner is None or u.owner == owner):
+        if (u.split is not None and u.split[1] not in seen and u.split[1] in ids and u.split[0] in ids
+                and (owner is None or u.owner == owner)):
             out.append((u.id, u.split[1], u.split[0]))
         seen.add(u.id)
     return out

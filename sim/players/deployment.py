@@ -68,29 +68,58 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
         aboard = tuple((uid, specs[uid].embarked) for uid in units if specs[uid].embarked is not None)
         for cmd in (DeclareFormations(PLAYER[side], tuple(uid for uid in units if specs[uid].reserves), aboard),
                     DeclareFormations(PLAYER[side], (), aboard)):
+            cmd = with_split_halves(battle, side, cmd)
             if battle.check(cmd) is None:
                 return room_for(battle, side, filled(battle, side, cmd))
         return room_for(battle, side, filled(battle, side, DeclareFormations(PLAYER[side])))
     aboard: dict[str, str] = {}
+    barred: set = set()  # (unit, transport): the other half of a unit split by that transport's rule
+    for a, b, t in split_pairs(battle.scenario.units, side):  # (26 step 7: one half of each in it, first)
+        for h, other in ((a, b), (b, a)):
+            if not room_problems(battle.units[t], [battle.units[u] for u, c in aboard.items() if c == t]
+                                 + [battle.units[h]]):
+                aboard[h] = t
+                barred.add((other, t))
+                break
     carriers = [uid for uid in units if W.capacity(battle.units[uid]) is not None]
     for uid in units:
-        if uid in carriers or not carriers or not pick([True, False]):
+        if uid in carriers or uid in aboard or not carriers or not pick([True, False]):
             continue
-        room = [t for t in carriers if not room_problems(
+        room = [t for t in carriers if (uid, t) not in barred and not room_problems(
             battle.units[t], [battle.units[u] for u, c in aboard.items() if c == t] + [battle.units[uid]])]
         if room:
             aboard[uid] = pick(room)
-    for a, b, t in split_pairs(battle.scenario.units, side):  # (26 step 7: one half of each in it)
-        if aboard.get(a) != t and aboard.get(b) != t and not room_problems(
-                battle.units[t], [battle.units[u] for u, c in aboard.items() if c == t and u != a]
-                + [battle.units[a]]):
-            aboard[a] = t
     held: list[str] = []
     allows = _cap(battle, units, aboard)
     for uid in units:
         if uid not in aboard and pick([True, False, False, False]) and allows(held, uid):
             held.append(uid)
     return DeclareFormations(PLAYER[side], tuple(held), tuple(aboard.items()))
+
+
+def with_split_halves(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
+    """26 step 7 ``cmd`` with a half of each unit a transport's rule split embarked in that
+    transport where it names neither there (the first half, else the second: one not embarked
+    elsewhere, with room beside the units ``cmd`` puts there; a half named in its reserves
+    leaves them, and goes where the transport goes); ``cmd`` itself when every split unit has
+    its half there, or when none was split."""
+    pairs = split_pairs(battle.scenario.units, side)
+    aboard, held = dict(cmd.embarked), list(cmd.reserves)
+    for a, b, t in pairs:
+        if aboard.get(a) == t or aboard.get(b) == t:
+            continue
+        for h in (a, b):
+            if h in aboard:
+                continue
+            if not room_problems(battle.units[t], [battle.units[u] for u, c in aboard.items() if c == t]
+                                 + [battle.units[h]]):
+                aboard[h] = t
+                if h in held:
+                    held.remove(h)
+                break
+    if len(aboard) == len(cmd.embarked):
+        return cmd
+    return DeclareFormations(cmd.player, tuple(held), tuple(aboard.items()))
 
 
 def _cap(battle, units: list[str], aboard: dict):
@@ -108,31 +137,37 @@ def _cap(battle, units: list[str], aboard: dict):
 
 def filled(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
     """18.01 / 26 step 7 ``cmd`` with the side's DEDICATED TRANSPORTs filled, when it embarks no
-    unit: from the units that are not in reserves and carry no one themselves, first a half of
-    each unit a transport's rule split goes in that transport; then each transport with no unit
-    yet takes one that fits (the capacity rule, room_problems), matched so that as few as can
-    be are lost; then each (unit order) takes every other that fits with those it has; ``cmd`` itself
-    when it embarks a unit already (the file's plan stands), when nothing fits, or when the
-    rules refuse the result."""
-    if cmd.embarked:
+    unit but the halves of units a transport's rule split (with_split_halves): from the units
+    that are not in reserves and carry no one themselves, first a half of each such unit goes
+    in its transport (the one ``cmd`` names there, else the first that fits; the other half
+    never goes there); then each transport with no unit yet takes one that fits (the capacity
+    rule, room_problems), matched so that as few as can be are lost; then each (unit order)
+    takes every other that fits with those it has; ``cmd`` itself when it embarks another unit
+    already (the file's plan stands), when nothing fits, or when the rules refuse the result."""
+    pairs = split_pairs(battle.scenario.units, side)
+    halves = {(h, t) for a, b, t in pairs for h in (a, b)}
+    if any(x not in halves for x in cmd.embarked):
         return cmd
+    named = dict(cmd.embarked)
     units = PD.units_of(side)
     ids = {u: esper.component_for_entity(u, Unit).id for u in units}
     riders = [u for u in units if W.capacity(u) is None and ids[u] not in cmd.reserves]
     # (the roster's keywords: its models are not on the table yet)
     carriers = [t for t in units if TR.DEDICATED in W.roster(t).keywords and W.capacity(t) is not None]
     inside: dict[int, list[int]] = {t: [] for t in carriers}
-    # (26 step 7 first, each unit a transport's rule split: a half of it in that transport)
-    for a, b, t in split_pairs(battle.scenario.units, side):
+    barred: set = set()  # (unit, transport): the other half of a unit that transport's rule split
+    for a, b, t in pairs:
         te = battle.units[t]
-        half = next((battle.units[h] for h in (a, b) if battle.units[h] in riders
-                     and not room_problems(te, [battle.units[h]])), None)
-        if half is not None:
-            inside.setdefault(te, []).append(half)
-            riders.remove(half)
+        for h, other in sorted(((a, b), (b, a)), key=lambda p: named.get(p[0]) != t):
+            he = battle.units[h]
+            if he in riders and not room_problems(te, inside.get(te, []) + [he]):
+                inside.setdefault(te, []).append(he)
+                riders.remove(he)
+                barred.add((battle.units[other], te))
+                break
     # first one unit in each, that as few as can be are lost: the transport the fewest units fit
     # first, each taking the unit that fits the fewest transports (unit order breaks ties)
-    fits = {t: [u for u in riders if not room_problems(t, [u])] for t in carriers}
+    fits = {t: [u for u in riders if (u, t) not in barred and not room_problems(t, [u])] for t in carriers}
     for t in sorted(carriers, key=lambda t: (len(fits[t]), units.index(t))):
         if inside[t]:
             continue  # (it has a split unit's half already)
@@ -143,7 +178,7 @@ def filled(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
             riders.remove(u)
     for t in carriers:  # (then each, in unit order, as full as it goes)
         for u in list(riders):
-            if not room_problems(t, inside[t] + [u]):
+            if (u, t) not in barred and not room_problems(t, inside[t] + [u]):
                 inside[t].append(u)
                 riders.remove(u)
     aboard = tuple((ids[u], ids[t]) for t in units if t in inside for u in inside[t])

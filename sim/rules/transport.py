@@ -251,10 +251,16 @@ def split_problems(unit: str, keywords: Iterable[str], models: int, transport: s
 
 def split_embark_problems(splits: Iterable[tuple[str, str, str]], embarked: dict) -> list[str]:
     """26 step 7 Of the two units each split (first half, second half, the transport whose rule
-    split it), one starts the battle embarked in that transport (``embarked``: unit -> the
-    transport it starts in). Returns every problem (empty: each pair has one there)."""
-    return [f"one of {a} and {b} (split by {t}'s rule) must start the battle embarked in {t} (26 step 7)"
-            for a, b, t in splits if embarked.get(a) != t and embarked.get(b) != t]
+    split it), one starts the battle embarked in that transport, the other not (it may start in
+    another transport, or be deployed on its own) (``embarked``: unit -> the transport it
+    starts in). Returns every problem (empty: each pair has one, and one only, there)."""
+    out = []
+    for a, b, t in splits:
+        inside = (embarked.get(a) == t) + (embarked.get(b) == t)
+        if inside != 1:
+            out.append(f"one of {a} and {b} (split by {t}'s rule) must start the battle embarked in {t}"
+                       + (", and the other not in it" if inside else "") + " (26 step 7)")
+    return out
 
 
 def empty_dedicated_transport(keywords: Iterable[str], passengers: int) -> bool:

@@ -216,6 +216,8 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
                 out.append(f"transport = {_capacity(us.transport)}")
             if us.embarked is not None:
                 out.append(f"embarked = {_q(us.embarked)}")
+            if us.split is not None:  # (26 step 7 a half of a unit split: sim.scenario.split)
+                out.append("half_of = [" + ", ".join(_q(x) for x in us.split) + "]")
             on_unit = unit_rules(us.models)
             if on_unit:
                 out.append(_rules(on_unit))

@@ -27,7 +27,7 @@ from sim.scenario.attach import join
 from sim.scenario.reader import Reader
 from sim.scenario.script import read_script
 from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec
-from sim.scenario.split import split_units
+from sim.scenario.split import SECOND, read_half_of, split_units
 from sim.scenario.transport import check_transports, read_capacity
 
 MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
@@ -35,7 +35,7 @@ MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle
                 "labels", "InSv_against", "rules"}
 UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
                "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers", "reserves",
-               "labels", "points", "can_lead", "leads", "transport", "embarked", "rules", "split_by"}
+               "labels", "points", "can_lead", "leads", "transport", "embarked", "rules", "split_by", "half_of"}
 
 
 # Limits (README, "Limits"): generous for real games, small enough that no file can make the
@@ -367,6 +367,8 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
         for u in raw if isinstance(raw, list) else ():
             if isinstance(u, dict) and isinstance(u.get("id"), str):
                 owners.setdefault(u["id"], owner)
+                if isinstance(u.get("split_by"), str):  # (its second half, sim.scenario.split)
+                    owners.setdefault(u["id"] + SECOND, owner)
     for owner, ar in enumerate(items):
         ar.keys({"name", "colour", "units", "rules", "chosen"}, {"name", "units"})
         colour = PLAYER_COLOURS[owner]
@@ -703,7 +705,16 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                     allocation_order=tuple(order), reserves=ur.get("reserves", bool, False),
                     labels=ulabels, points=_ranged(ur, "points", int, POINTS, None, "points"),
                     planned=not unplanned, can_lead=_can_lead(ur), leads=_name(ur, "leads"),
-                    transport=capacity, embarked=embarked, split_by=_name(ur, "split_by"))
+                    transport=capacity, embarked=embarked, split_by=_split_by(ur), split=read_half_of(ur))
+
+
+def _split_by(ur: Reader) -> str | None:
+    """26 step 7 the transport whose rule splits the unit (sim.scenario.split); not on a half
+    already split (``half_of``)."""
+    v = _name(ur, "split_by")
+    if v is not None and ur.has("half_of"):
+        ur.fail("split_by or half_of (a half already split), not both", "<both>", "split_by")
+    return v
 
 
 def _can_lead(r: Reader) -> tuple[str, ...]:

@@ -76,9 +76,6 @@ ASHEN = ["Ashen Concord"]
      {"models": 16, "keywords": [["INFANTRY", "MONSTER"]],
       "wounds": [{"at_least": 0, "space": 16, "keywords": ["MONSTER"]},
                  {"at_least": 11, "barred": True, "keywords": ["MONSTER"]}]}),
-    ("This model has a transport capacity of 12 ASH WARDEN models, or 4 FURNACE WALKER models.",
-     {"models": 12, "keywords": [["ASH WARDEN", "FURNACE WALKER"]],
-      "wounds": [{"at_least": 0, "space": 3, "keywords": ["FURNACE WALKER"]}]}),
 ])
 def test_18_01_the_forms_read_fully(text, table):
     cap = read_capacity(text, ASHEN)
@@ -99,7 +96,9 @@ def test_18_01_a_sentence_not_read_is_counted_and_the_rest_kept():
     "This model has a transport capacity of 10 ASH WARDEN models and 1 FURNACE WALKER model or 2 EMBER models.",
     "This model has a transport capacity of all of the following:\n- 20 INFANTRY models\n- 2 VEHICLE models",
     "This model has a transport capacity of 6 ASHEN CONCORD INFANTRY or 1 ASHEN CONCORD MONSTER models.",
-    "This model has a transport capacity of 10 ASH WARDEN models, or 3 FURNACE WALKER models.",  # (3 does not divide 10)
+    "This model has a transport capacity of 10 ASH WARDEN models, or 3 FURNACE WALKER models.",
+    # (a second count above 1: nothing would keep the two kinds apart)
+    "This model has a transport capacity of 12 ASH WARDEN models, or 4 FURNACE WALKER models.",
     "Embarked units can shoot.",
     "",
 ])
@@ -439,3 +438,38 @@ def test_18_01_a_roster_transport_reads_its_capacity_by_the_wargear_it_took(tmp_
                 f"with a {gear}, it has a transport capacity of 4 ASHEN CONCORD INFANTRY models instead.")
         army, _rep = load_roster(_roster(tmp_path, text=text))
         assert _unit(army).transport == {"models": models, "keywords": ["INFANTRY"]}
+
+
+
+FIRST = "This model has a transport capacity of 12 ASHEN CONCORD INFANTRY models. "
+
+
+@pytest.mark.parametrize("sentence, read", [
+    # (a keyword of several words after non-; a type after it names the kind)
+    ("It cannot transport non-EPIC HERO models with a Wounds characteristic of 4 or more.",
+     {"wounds": [{"at_least": 4, "barred": True, "except": ["EPIC HERO"]}]}),
+    ("It cannot transport non-CHARACTER MONSTER models with a Wounds characteristic of 4 or more.",
+     {"wounds": [{"at_least": 4, "barred": True, "except": ["CHARACTER"], "keywords": ["MONSTER"]}]}),
+    # (words that name no kind: not read)
+    ("Each of these models with a Wounds characteristic of 3 or more takes up the space of 2 models.", None),
+    ("It cannot transport any models with a Wounds characteristic of 4 or more.", None),
+    # (numbers a scenario cannot hold: not read)
+    ("Each model with a Wounds characteristic of 3 or more takes up the space of 500 models.", None),
+    ("It cannot transport models with a Wounds characteristic of 999 or more.", None),
+    # (wargear: another type of passenger, or more than one piece: not read)
+    ("If this model is equipped with a slag ram, it has a transport capacity of 6 ASHEN CONCORD BEAST models.", None),
+    ("If this model is equipped with a slag ram or a magma lance, it has a transport capacity of 6 ASHEN CONCORD "
+     "INFANTRY models.", None),
+    ("If this model is equipped with two slag rams, it has a transport capacity of 6 ASHEN CONCORD INFANTRY models.",
+     None),
+])
+def test_18_01_what_a_second_sentence_reads_and_what_it_leaves(sentence, read):
+    cap = read_capacity(FIRST + sentence, ASHEN, ["Slag ram"])
+    assert cap.table == {"models": 12, "keywords": ["INFANTRY"], **(read or {})}
+    assert cap.unread == (read is None)
+
+
+def test_26_07_a_split_rules_kinds_lose_the_transports_faction():
+    cap = read_capacity(FIRST + "At the start of the Declare Battle Formations step, you can select one ASHEN CONCORD "
+                        "EMBER GUARD unit from your army.", ASHEN)
+    assert cap.table["split"] == ["EMBER GUARD"] and cap.full

@@ -137,3 +137,53 @@ def test_26_07_a_leader_leads_a_half_by_its_id_and_its_datasheet_name():
     spec = parse_scenario(data, "split.toml")
     (joined,) = [u for u in spec.units if u.parts]
     assert joined.id == "sisters-half-2" and len(joined.models) == 5 and joined.split[2] == "Sisters"
+
+
+def test_26_07_one_half_not_both_and_a_split_no_half_of_which_fits_is_refused():
+    with Battle(parse_scenario(_data(squad=unit("sisters", _waiting(6), keywords=("INFANTRY", "SISTER SQUAD"))),
+                               "split.toml"), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        with pytest.raises(Refusal, match="and the other not in it"):
+            b.run_command(DeclareFormations("red", (), (("sisters", "carrier"), ("sisters-half-2", "carrier"))))
+    with pytest.raises(ScenarioError, match="one of whose halves fits in carrier"):
+        parse_scenario(_data(squad=unit("sisters", _waiting(16), keywords=("INFANTRY", "SISTER SQUAD"))), "split.toml")
+
+
+def test_26_07_the_default_player_keeps_the_files_plan_and_puts_a_half_in_beside_it():
+    """The file holds ``other`` in reserves: kept, beside the half in the carrier; the split
+    squad named in the reserves as a whole gives its first half to the carrier and keeps the
+    other in reserves."""
+    for held, want in (((2,), {"other"}), ((1,), {"sisters-half-2"})):
+        data = _data()
+        for i in held:
+            data["armies"][0]["units"][i]["reserves"] = True
+        data["armies"][0]["units"].append(unit("more", _waiting(2), keywords=("MOUNTED",)))
+        spec = parse_scenario(data, "split.toml")
+        with Battle(spec, dice=ForcedDice([])) as b:
+            b.run_command(StartBattle())
+            cmd = make_player("default", 0, b, spec).choose(b).command
+            assert cmd.embarked == (("sisters", "carrier"),) and set(cmd.reserves) == want
+
+
+def test_26_07_a_saved_table_keeps_the_halves_and_a_leader_on_one():
+    import tomllib
+
+    from sim.sandbox.save_table import table_toml
+    data = _data()
+    hero = unit("canoness", _waiting(1, W=4), keywords=("INFANTRY", "CHARACTER"))
+    hero["models"][0]["abilities"] = "[LEADER]"
+    hero.update(leads="sisters-half-2", can_lead=["Sisters"])
+    data["armies"][0]["units"][1]["name"] = "Sisters"
+    data["armies"][0]["units"].append(hero)
+    spec = parse_scenario(data, "split.toml")
+    with Battle(spec, seed=1) as b:
+        b.run_command(StartBattle())
+        while b.turn_state.pre_battle is not None:  # (formations, deployment: the default player's)
+            b.run_command(make_player("default", b.turn_state.chooser, b, spec).choose(b).command)
+        text = table_toml(b)
+    assert 'half_of = ["carrier", "sisters-half-2", "Sisters"]' in text
+    again = parse_scenario(tomllib.loads(text), "saved.toml")
+    halves = {u.id: u.split for u in again.units if u.split}
+    assert halves == {"sisters": ("carrier", "sisters-half-2", "Sisters"),
+                      "sisters-half-2": ("carrier", "sisters", "Sisters")}
+    assert any(u.parts and u.id == "sisters-half-2" for u in again.units)  # (the canoness leads it still)

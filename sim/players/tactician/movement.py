@@ -425,16 +425,18 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
             continue  # (a move the rules would certainly refuse is not checked: options.quick_refusal)
         routable = getattr(cmd, "to", None) and getattr(cmd, "via", None) == ()
         if R.ends_in_feature(battle, cmd):
-            if detours and routable:
-                pending.append(cmd)
-            continue
+            # (03.01 turned along its step, a vehicle's base may end clear of it: a gate)
+            turned = _turned(battle, cmd) if routable and not cmd.face else None
+            if turned is None:
+                if detours and routable:
+                    pending.append(cmd)
+                continue
+            cmd = turned
         why = battle.check(cmd)
         if why is not None and routable and not cmd.face:
-            # 03.01: the same ends with the unit's vehicles turned to lie along the step (a long
-            # hull through a gap lengthwise; options.turned_moves: none for round bases)
-            turned = O.turned_moves(battle, battle.units[cmd.unit], [cmd])
-            if turned and battle.check(turned[0]) is None:
-                cmd, why = turned[0], None
+            turned = _turned(battle, cmd)
+            if turned is not None:
+                cmd, why = turned, None
         if why is not None and detours and "path" in why and routable:
             detours = _spent(battle, pending, detours)
             pending = []
@@ -447,6 +449,14 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
             if len(out) >= top:
                 break
     return out
+
+
+def _turned(battle, cmd):
+    """03.01 ``cmd`` (a whole-unit move refused as the unit's vehicles stand) with them turned to
+    lie along its step, when the rules accept that (options.turned_moves: none for round
+    bases, nor where no facing could help); else None."""
+    turned = O.turned_moves(battle, battle.units[cmd.unit], [cmd])
+    return turned[0] if turned and battle.check(turned[0]) is None else None
 
 
 def _spent(battle, pending: list, detours: int) -> int:

@@ -80,3 +80,17 @@ def test_03_01_turn_futile_only_says_so_of_moves_refused_at_every_facing():
                 assert b.check(dataclasses.replace(cmd, face=(("tank/1", snap_facing(a + 1.0)),))) is not None
         assert O.turned_moves(b, tank, []) == []
     assert futile >= 5
+
+
+def test_03_01_a_move_that_ends_in_the_gate_as_the_tank_stands_is_made_turned():
+    """A move ending inside the gate ends over the walls at the tank's own facing (the quick
+    look, routes.ends_in_feature, passes it by); turned along its step it ends clear, and the
+    tactician's check of its moves takes it so."""
+    from sim.players.tactician import routes as R
+    from sim.players.tactician.movement import _legal_best
+    with Battle(_spec()) as b:
+        _movement_phase(b)
+        cmd = Move("tank", (("tank/1", 22.0, 15.25),))
+        assert R.ends_in_feature(b, cmd) and b.check(cmd) is not None
+        (got,) = _legal_best(b, [(1.0, 0, cmd, "into the gate")])
+        assert got.command.face == (("tank/1", 90.0),) and got.command.to == cmd.to
