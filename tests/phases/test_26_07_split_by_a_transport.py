@@ -127,14 +127,20 @@ def test_26_07_the_default_player_fills_the_transport_with_a_half():
                 assert len(W.unit_models(b.units["sisters"], living=False)) == 5
 
 
-def test_26_07_a_leader_leads_a_half_by_its_id_and_its_datasheet_name():
+def _led_half():
+    """The split scenario with the squad named Sisters, and a canoness (can lead Sisters)
+    leading its second half."""
     data = _data()
     hero = unit("canoness", _waiting(1, W=4), keywords=("INFANTRY", "CHARACTER"))
     hero["models"][0]["abilities"] = "[LEADER]"
     hero.update(leads="sisters-half-2", can_lead=["Sisters"])
     data["armies"][0]["units"][1]["name"] = "Sisters"
     data["armies"][0]["units"].append(hero)
-    spec = parse_scenario(data, "split.toml")
+    return parse_scenario(data, "split.toml")
+
+
+def test_26_07_a_leader_leads_a_half_by_its_id_and_its_datasheet_name():
+    spec = _led_half()
     (joined,) = [u for u in spec.units if u.parts]
     assert joined.id == "sisters-half-2" and len(joined.models) == 5 and joined.split[2] == "Sisters"
 
@@ -169,13 +175,7 @@ def test_26_07_a_saved_table_keeps_the_halves_and_a_leader_on_one():
     import tomllib
 
     from sim.sandbox.save_table import table_toml
-    data = _data()
-    hero = unit("canoness", _waiting(1, W=4), keywords=("INFANTRY", "CHARACTER"))
-    hero["models"][0]["abilities"] = "[LEADER]"
-    hero.update(leads="sisters-half-2", can_lead=["Sisters"])
-    data["armies"][0]["units"][1]["name"] = "Sisters"
-    data["armies"][0]["units"].append(hero)
-    spec = parse_scenario(data, "split.toml")
+    spec = _led_half()
     with Battle(spec, seed=1) as b:
         b.run_command(StartBattle())
         while b.turn_state.pre_battle is not None:  # (formations, deployment: the default player's)
