@@ -13,9 +13,10 @@ checked with the rule (split_problems):
   and splits no other unit; the unit has no leader or support model of its own (leaders are
   attached after the split: one ``leads`` a half by its id); one of the halves fits in the
   transport (the capacity rule), else no formations could be declared;
-* one half, not both, starts embarked in that transport: in a battle deployed by the rules, the
-  battle formations must say so (sim.commands.deploy); in one set up by the file, the unit's
-  own ``embarked`` names it.
+* one half, not both, starts embarked in that transport: the battle formations must say so
+  (sim.commands.deploy). ``split_by`` is for a battle deployed by the rules; a file set up by
+  hand places each half itself: it writes both as units, each with ``half_of`` (below), and
+  embarks one (a saved table does the same).
 
 Each half's UnitSpec.split is (the transport's id, the other half's id, the unit's name as
 written: its datasheet's, which a leader's ``can_lead`` names). A table saved once the unit is
@@ -71,9 +72,10 @@ def split_units(units: list[UnitSpec], readers: dict[str, Reader], by_rules: boo
         if all(TR.capacity_problems(t.id, t.transport, [_passenger(h)]) for h in (first, second)):
             r.fail(f"a unit one of whose halves fits in {t.id} (26 step 7, 18.01: {t.transport.describe()})",
                    f"<halves of {len(first.models)} and {len(second.models)} models, neither fits>", "split_by")
-        if not by_rules and u.embarked != t.id:
-            r.fail(f"embarked = {t.id!r}: one half starts the battle embarked in {t.id} (26 step 7)",
-                   u.embarked if u.embarked is not None else "<not embarked>", "embarked")
+        if not by_rules:  # (where each half stands is the file's: it writes both, each with its half_of)
+            r.fail("split_by in a battle deployed by the rules (26 step 7; in a file set up by hand, write the "
+                   "two halves as units, each with half_of = [transport id, other half's id, name], one of them "
+                   "embarked in the transport)", u.split_by, "split_by")
         done[t.id] = u.id
         out += (first, second)
         readers[second.id] = r

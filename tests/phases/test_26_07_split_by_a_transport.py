@@ -79,7 +79,7 @@ def test_26_07_a_split_the_rule_refuses_is_a_clear_error(change, where, expected
     assert expected in str(e.value) and f"units[1].{where}" in str(e.value)
 
 
-def test_26_07_one_transport_splits_one_unit_and_a_set_up_file_embarks_a_half():
+def test_26_07_one_transport_splits_one_unit_and_a_file_set_up_by_hand_writes_its_halves():
     data = _data()
     twin = unit("twins", _waiting(4), keywords=("INFANTRY", "SISTER SQUAD"))
     twin["split_by"] = "carrier"
@@ -88,17 +88,27 @@ def test_26_07_one_transport_splits_one_unit_and_a_set_up_file_embarks_a_half():
         parse_scenario(data, "split.toml")
     data = _data()
     del data["mission"]
-    carrier, squad = data["armies"][0]["units"][:2]
-    for u in data["armies"][0]["units"] + data["armies"][1]["units"]:
-        for i, m in enumerate(u["models"]):
-            m["at"] = [[4.0 + 3 * k + 20 * i, 4.0 + 6 * data["armies"][0]["units"].index(u)
-                        if u in data["armies"][0]["units"] else 38.0] for k in range(m.get("count", 1))]
-    with pytest.raises(ScenarioError, match="one half starts the battle embarked in carrier"):
+    for i, u in enumerate(data["armies"][0]["units"] + data["armies"][1]["units"]):
+        for m in u["models"]:
+            m["at"] = [[4.0 + 3 * k, 4.0 + 5 * i] for k in range(m.get("count", 1))]
+    with pytest.raises(ScenarioError, match="split_by in a battle deployed by the rules"):
         parse_scenario(data, "split.toml")
-    squad["embarked"] = "carrier"
+    squad = data["armies"][0]["units"][1]
+    del squad["split_by"]
+    squad["models"][0]["count"], squad["models"][0]["at"] = 5, squad["models"][0]["at"][:5]
+    squad.update(embarked="carrier", half_of=["carrier", "sisters-half-2", "Sisters"])
+    other = unit("sisters-half-2", model([(40.0 + 2 * k, 20.0) for k in range(4)], ["gun"]),
+                 keywords=("INFANTRY", "SISTER SQUAD"))
+    other["half_of"] = ["carrier", "sisters", "Sisters"]
+    data["armies"][0]["units"].append(other)
     spec = parse_scenario(data, "split.toml")
-    assert {u.id: u.embarked for u in spec.units if u.id.startswith("sisters")} == {
-        "sisters": "carrier", "sisters-half-2": None}
+    assert next(u for u in spec.units if u.id == "sisters").split == ("carrier", "sisters-half-2", "Sisters")
+    squad["half_of"] = ["carrier", "sisters-half-2"]
+    with pytest.raises(ScenarioError, match="half_of"):
+        parse_scenario(data, "split.toml")
+    squad.update(half_of=["carrier", "x", "Sisters"], split_by="carrier")
+    with pytest.raises(ScenarioError, match="split_by or half_of"):
+        parse_scenario(data, "split.toml")
 
 
 def test_26_07_battle_formations_start_one_half_in_the_transport():
