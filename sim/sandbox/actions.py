@@ -313,8 +313,14 @@ class ActionsMixin:
         stem = Path(self.scenario_path).stem.split("-table")[0]
         path = self.save_dir / f"{stem}-table-{stamp}.toml"
         fresh = self.battle.commands_done == 0 and not self.battle.busy
-        write_atomic(path, spec_toml(self.spec) if fresh else table_toml(self.battle, self.scene))
-        self.status = f"table saved: {path}"
+        # (before the battle starts, 26 steps 5-11: the units not yet set up have no place on the
+        # table to write; the scenario is saved as written, and the choices so far are the replay's)
+        ts = self.battle.turn_state
+        before = not fresh and ts is not None and ts.pre_battle is not None
+        write_atomic(path, spec_toml(self.spec) if fresh or before else table_toml(self.battle, self.scene))
+        self.status = (f"table saved: {path}" if not before else
+                       f"table saved as the scenario (the battle has not started; the choices made so far are in "
+                       f"the replay, Save replay): {path}")
         return path
 
     def _log_clicked(self) -> None:

@@ -215,3 +215,18 @@ def test_a_saved_battle_keeps_its_transports_and_what_they_carry():
     with Battle(again) as b:
         b.run_command(StartBattle())
         assert [e["unit"] for e in b.events if e["type"] == "empty transport destroyed"] == ["husk"]
+
+
+def test_a_table_saved_before_the_battle_starts_is_the_scenario_and_loads(make):
+    """26 steps 5-11: during battle formations and deployment the units not yet set up have no
+    place on the table; the table is saved as the scenario (the choices are the replay's), not as
+    an army without its waiting units, which the loader refused."""
+    from sim.commands import StartBattle
+    d = make(ROOT / "scenarios" / "deployment.toml")
+    sb = d.sb
+    sb.battle.run_command(StartBattle())
+    assert sb.battle.turn_state.pre_battle is not None
+    path = sb.save_table()
+    assert "as the scenario" in sb.status
+    again = load_scenario(path)
+    assert [u.id for u in again.units] == [u.id for u in sb.spec.units]
