@@ -17,7 +17,8 @@ So the text is read sentence by sentence, and only these forms are read, into th
   the space of N models"), "The X model takes up the space of N models": ``space``;
 * "It (This model) cannot transport <list> models" (and "... or the <name>"), "cannot transport
   models that can FLY": ``not``;
-* "N <kind> models, or M <kind> models [with a Wounds characteristic of K or less]", and rules
+* "N <kind> models, or 1 <kind> model [with a Wounds characteristic of K or less]" (and "This
+  model can instead transport 1 <kind> model" after a plain first sentence), and rules
   by a model's Wounds characteristic ("Each [<kind>] model with a Wounds characteristic of 3 or
   more takes up the space of N models", "It cannot transport [non-<keyword>] models with a
   Wounds characteristic of 4 or more"): ``wounds`` (``_by_wounds``);
@@ -28,8 +29,8 @@ So the text is read sentence by sentence, and only these forms are read, into th
   sentences): ``split``, the kinds it may split (sim.scenario.split).
 
 A list is keywords joined by commas, "or" and "and"; each a phrase of letters (no number, no
-"model", no "with"). Any other sentence (a second kind of passenger the transport can also or
-instead carry, a bulleted list of kinds, other rules text) is not read: ``Capacity.unread``
+"model", no "with"). Any other sentence (a second kind of passenger the transport can also
+carry, a bulleted list of kinds, other rules text) is not read: ``Capacity.unread``
 counts them and the import report says so. A text whose first sentence does not read gives no
 capacity at all (the unit carries nobody; the report says so).
 """
@@ -63,6 +64,7 @@ _W = r"with a wounds characteristic of (?:more than (\d+)|(\d+) or more)"
 _W_SPACE = re.compile(r"^each (?:(.+?) )?models? " + _W + r" takes? up the space of (\d+) models?$", re.I)
 _W_NOT = re.compile(r"^(?:it|this model) cannot transport (?:non-(.+?) |(.+?) )?models? " + _W + "$", re.I)
 _FLY_NOT = re.compile(r"^(?:it|this model) cannot transport models that can fly$", re.I)
+_INSTEAD = re.compile(r"^this model can instead transport 1 (.+?) models?$", re.I)
 # a capacity that depends on the wargear the unit takes ("If this model is equipped with a kannon, ...")
 _WARGEAR = re.compile(r"^if this model is equipped with (?:an? )?(.+?), it has a transport capacity of (\d+) (.+?) "
                       r"models?(?: instead)?$", re.I)
@@ -217,6 +219,14 @@ def read_capacity(text: str, factions=(), wargear=None) -> Capacity:
         elif _FLY_NOT.match(s):
             nots.append("FLY")
             got = True
+        elif (ins := _INSTEAD.match(s)) is not None and set(table) == {"models"} and need:
+            # (one model of another kind instead: either kind, it taking all the room, as "N A
+            # models, or 1 B model" reads)
+            other = _need(ins.group(1), fac)
+            if other and 1 <= table["models"] <= SPACE_MAX:
+                wounds.append({"at_least": 0, "space": table["models"], "keywords": other})
+                need = _any_of(need, other)
+                got = True
         elif (wg := _WARGEAR.match(s)) is not None and wargear is not None:
             # (the count it gives, for the passengers the first sentence names: the same type,
             # "T'AU INFANTRY" for "T'AU EMPIRE INFANTRY"; one piece of wargear by its name)

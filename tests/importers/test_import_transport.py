@@ -71,6 +71,10 @@ ASHEN = ["Ashen Concord"]
      "Wounds characteristic of 4 or more takes up the space of 2 models.",
      {"models": 8, "keywords": ["INFANTRY"], "wounds": [{"at_least": 4, "space": 2, "keywords": ["BEAST"]}]}),
     # (either kind: the second takes the whole room, so they never mix; its W capped)
+    ("This model has a transport capacity of 10 ASHEN CONCORD INFANTRY models. This model can instead transport "
+     "1 FURNACE WALKER or EMBER COLOSSUS model.",
+     {"models": 10, "keywords": [["INFANTRY", "FURNACE WALKER", "EMBER COLOSSUS"]],
+      "wounds": [{"at_least": 0, "space": 10, "keywords": [["FURNACE WALKER", "EMBER COLOSSUS"]]}]}),
     ("This model has a transport capacity of 16 ASHEN CONCORD INFANTRY models, or 1 ASHEN CONCORD MONSTER "
      "model with a Wounds characteristic of 10 or less.",
      {"models": 16, "keywords": [["INFANTRY", "MONSTER"]],
