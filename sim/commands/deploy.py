@@ -6,7 +6,6 @@ and sim.rules.reserves."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import esper
@@ -151,14 +150,7 @@ def _set_up(battle, ent: int, to, what: str, face=()) -> list[tuple[str, object]
     ids = [W.model_id(m) for m in W.unit_models(ent, living=False)]
     if sorted(t[0] for t in to) != sorted(ids):
         raise PlanError(f"{what} sets up every model of {uid} once ({', '.join(ids)})")
-    fps = []
-    turns = MV.facings_of(battle, ent, face, to) if face else {}
-    for mid, x, y in to:
-        if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > MV.FAR or abs(y) > MV.FAR:
-            raise PlanError(f"{mid} would be set up off the battlefield, at ({x:g}, {y:g}) (03.02)")
-        b = W.footprint(battle.models[mid])
-        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, turns.get(mid, b.angle))))
-    return fps
+    return MV.set_up_footprints(battle, ent, to, face)
 
 
 def _enemies(ent: int) -> list:

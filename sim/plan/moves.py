@@ -158,6 +158,22 @@ def facings_of(battle, unit_ent: int, face, to) -> dict[str, float]:
     return out
 
 
+def set_up_footprints(battle, unit_ent: int, to, face=()) -> list[tuple[str, object]]:
+    """03.02 / 03.01 Each base where a set-up places it: (model id, its footprint at the
+    position ``to`` gives it, turned as ``face`` says (``facings_of``), else as it faces), in
+    ``to``'s order; PlanError for a facing ``facings_of`` refuses, or a position off any
+    battlefield (not finite, or beyond FAR: checked before any arithmetic)."""
+    from sim.rules.geometry import footprint
+    turns = facings_of(battle, unit_ent, face, to) if face else {}
+    fps = []
+    for mid, x, y in to:
+        if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > FAR or abs(y) > FAR:
+            raise PlanError(f"{mid} would be set up off the battlefield, at ({x:g}, {y:g}) (03.02)")
+        b = W.footprint(battle.models[mid])
+        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, turns.get(mid, b.angle))))
+    return fps
+
+
 def _angles(battle, unit_ent: int, cmd) -> dict[str, float] | None:
     """The end facings a command's ``face`` turns its models to (``facings_of``), or None."""
     face = getattr(cmd, "face", ())

@@ -5,8 +5,6 @@ refusal names the rule; the geometry of a move is sim.plan.moves."""
 
 from __future__ import annotations
 
-import math
-
 import esper
 
 from sim.components import Unit
@@ -78,7 +76,6 @@ def check_ingress(battle, cmd) -> None:
     Strike: anywhere), and as any set-up (03.02): on no other base, in no light or dense
     feature, in coherency."""
     from sim.rules.deployment import setup_problems
-    from sim.rules.geometry import footprint
     ent = find_unit(battle, cmd.unit)
     if not W.in_reserves(ent):
         raise PlanError(f"{cmd.unit} is not in strategic reserves (20.04)")
@@ -88,14 +85,7 @@ def check_ingress(battle, cmd) -> None:
     given = [t[0] for t in cmd.to]
     if sorted(given) != sorted(ids):
         raise PlanError(f"an ingress move sets up every model of {cmd.unit} once ({', '.join(ids)}) (20.04)")
-    fps = []
-    turns = MV.facings_of(battle, ent, cmd.face, cmd.to) if cmd.face else {}
-    for mid, x, y in cmd.to:
-        if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > MV.FAR or abs(y) > MV.FAR:
-            raise PlanError(f"{mid} would be set up off the battlefield, at ({x:g}, {y:g}) (03.02)")
-        m = battle.models[mid]
-        b = W.footprint(m)
-        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, turns.get(mid, b.angle))))
+    fps = MV.set_up_footprints(battle, ent, cmd.to, cmd.face)
     problems = ingress_limits(battle, ent, fps, W.every_model_has(ent, Hook.ARRIVES_ANYWHERE))
     others = W.other_models(ent)
     problems += setup_problems(fps, others, battle.scenario.terrain)

@@ -19,7 +19,7 @@ from sim.plan.common import find_unit, not_there
 from sim.rules import transport as TR
 from sim.rules.abilities import Hook, tag
 from sim.rules.deployment import edge_gaps
-from sim.rules.geometry import EPS, distance, footprint, in_engagement_range
+from sim.rules.geometry import EPS, distance, in_engagement_range
 from sim.rules.grid import snap_point
 from sim.rules.movement.moves import MoveType
 from sim.rules.movement.solvers import regions as RG
@@ -142,16 +142,10 @@ def placement_problems(battle, ent: int, t: int, mode: str, to, face=()) -> list
     given = [mid for mid, _x, _y in to]
     if sorted(given) != sorted(ids):
         return [f"a disembark sets up every living model of {uid} once ({', '.join(ids)}) (18.04, 03.02)"]
-    fps = []
     try:
-        turns = MV.facings_of(battle, ent, face, to) if face else {}
+        fps = MV.set_up_footprints(battle, ent, to, face)
     except PlanError as e:
         return [str(e)]
-    for mid, x, y in to:
-        if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > MV.FAR or abs(y) > MV.FAR:
-            return [f"{mid} would be set up off the battlefield, at ({x:g}, {y:g}) (03.02)"]
-        b = W.footprint(battle.models[mid])
-        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, turns.get(mid, b.angle))))
     board = battle.scenario.board
     out = [f"{mid}: its base is not wholly on the battlefield (03.02, 03.01)"
            for mid, fp in fps if min(edge_gaps(fp, board).values()) < -EPS]
