@@ -450,6 +450,26 @@ def units_near(unit_ent: int, units, inches: float) -> list:
     the unit's: a superset, from each unit's box of model centres and largest bounding radius
     (two models are no nearer, edge to edge, than their units' boxes less both radii), kept per
     layout; every unit left out is farther than ``inches``, measured as the distances are."""
+    pos, bound = _unit_bounds()
+    k = pos.get(unit_ent)
+    if k is None:
+        return []
+    near = (bound[k] <= inches + 1e-6).tolist()
+    return [t for t in units if (j := pos.get(t)) is not None and near[j]]
+
+
+def may_be_within(a: int, b: int, inches: float) -> bool:
+    """``units_near`` for one pair: False only when no living model of ``b`` can be within
+    ``inches`` of one of ``a``'s (nor any subset of them: a bound on every model's distance)."""
+    pos, bound = _unit_bounds()
+    i, j = pos.get(a), pos.get(b)
+    return i is not None and j is not None and bool(bound[i, j] <= inches + 1e-6)
+
+
+def _unit_bounds() -> tuple[dict, np.ndarray]:
+    """(unit entity -> its row, the (U, U) lower bounds of the distance between two units'
+    living models): each unit's box of model centres less both units' largest bounding radii,
+    kept while the spatial index's version stands (``units_near``)."""
     sp = spatial()
     hit = sp.unit_boxes
     if hit is None or hit[0] != sp.version:
@@ -465,12 +485,7 @@ def units_near(unit_ent: int, units, inches: float) -> list:
         else:
             bound = np.zeros((0, 0))
         hit = sp.unit_boxes = (sp.version, ({u: k for k, u in enumerate(ents)}, bound))
-    pos, bound = hit[1]
-    k = pos.get(unit_ent)
-    if k is None:
-        return []
-    near = (bound[k] <= inches + 1e-6).tolist()
-    return [t for t in units if (j := pos.get(t)) is not None and near[j]]
+    return hit[1]
 
 
 def _living_layout(sp: SpatialIndex) -> tuple[np.ndarray, np.ndarray, list[int]]:

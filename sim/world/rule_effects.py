@@ -33,7 +33,7 @@ from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
 from sim.rules.effects import rituals as RT
 from sim.rules.effects import vocabulary as V
-from sim.rules.effects.conditions import Facts, why_not
+from sim.rules.effects.conditions import Facts, failing_condition, not_now, why_not
 from sim.rules.geometry import within_distance
 from sim.rules.geometry import EPS, footprint_polygon_distance
 from sim.rules.turn import PLAYER
@@ -138,6 +138,8 @@ def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
     rule the holding unit has as a whole)."""
     if unit_ent == holder:
         return True
+    if not W.may_be_within(unit_ent, holder, rng):  # (the units' boxes alone say it is not: W.units_near)
+        return False
     gap = _gap(holder, unit_ent, bearers)
     return gap is not None and within_distance(gap, rng)  # (01.04.01)
 
@@ -172,51 +174,116 @@ def _aura_sources() -> tuple:
 def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting]:
     """Every grant (of ``kinds``, all if None) that reaches ``unit_ent`` now by who holds it and
     where (module docstring), before its conditions: its own rules' first, then the auras of the
-    other units, friendly and enemy, in the battle's unit order."""
+    other units, friendly and enemy, in the battle's unit order.
+
+    What depends on where models stand (a bearer alive, the unit's keywords, an aura's holder on
+    the battlefield and within range) is read once while nothing moves, comes or goes
+    (``_reach``, kept with W.kept_while_still); what the armies' choices decide (a chosen friend
+    picked, a ritual in force) is read on every call: a choice can change while nothing moves."""
     if not any_rules():
         return []
+    kept = W.kept_while_still()
+    key = ("reaching", unit_ent)
+    plan = kept.get(key)
+    if plan is None:
+        plan = kept[key] = _reach(unit_ent)
+    own, auras = plan
     out: list[Acting] = []
-    owner = esper.component_for_entity(unit_ent, Unit).owner
-    kws = W.unit_keywords(unit_ent) or W.roster(unit_ent).keywords  # (off the battlefield or
-    # destroyed, a unit keeps its keywords: a rule picking it before deployment, or acting as it is destroyed)
-    my_id = esper.component_for_entity(unit_ent, Unit).id
     picked: set = set()  # (a rule reaching a chosen friend once, however many units hold it)
+    _reached(unit_ent, own, kinds, picked, out)
+    # the rituals its army manifested this phase (sim.phases.rituals)
+    if R.current.rule_choices:
+        out += _rituals(unit_ent, esper.component_for_entity(unit_ent, Unit).owner, _keywords(unit_ent), kinds)
+    _reached(unit_ent, auras, kinds, picked, out)
+    return out
+
+
+def _reached(unit_ent: int, entries: tuple, kinds, picked: set, out: list) -> None:
+    """``reaching``'s reading of ``entries`` (``_reach``'s) now: those of ``kinds`` (all if None),
+    a CHOSEN_FRIEND grant only where its rule's choice in force picked the unit (once per rule and
+    grant, ``picked``), onto ``out``."""
+    me = None
+    for h, g, holder, chosen in entries:
+        if kinds is not None and g.what.kind not in kinds:
+            continue
+        if chosen:
+            if me is None:
+                me = esper.component_for_entity(unit_ent, Unit)
+            if (h.record.key, g) in picked or not _picked(me.owner, holder, h, me.id):
+                continue
+            picked.add((h.record.key, g))
+        out.append(Acting(h, g, holder))
+
+
+def _aura_candidates(owner: int) -> tuple:
+    """The aura sources (``_aura_sources``) that can reach a unit of ``owner`` now, in their order,
+    as (holding unit, held, grant, its ``who``): a friendly CHOSEN_FRIEND or AURA grant, an enemy
+    ENEMY_AURA one, each with its holder on the battlefield; and of an enemy rule's ENEMIES grant
+    the first holder on the battlefield (every holder's grant is the same, keywords and all: it
+    reaches a unit once per rule). Kept while nothing moves, comes or goes (W.kept_while_still);
+    ``_reach`` reads the keywords, the range and which unit is asking."""
+    kept = W.kept_while_still()
+    key = ("aura candidates", owner)
+    got = kept.get(key)
+    if got is not None:
+        return got
+    out = []
+    enemies: set = set()
+    for other, h, g in _aura_sources():
+        friendly = esper.component_for_entity(other, Unit).owner == owner
+        who = g.who
+        if who == V.ENEMIES:
+            if friendly or (h.record.key, g) in enemies:
+                continue
+        elif who == V.CHOSEN_FRIEND:
+            if not friendly:
+                continue
+        elif who != (V.AURA if friendly else V.ENEMY_AURA):
+            continue
+        if W.unit_destroyed(other) or W.off_table(other):
+            continue
+        if who == V.ENEMIES:
+            enemies.add((h.record.key, g))
+        out.append((other, h, g, V.AURA if who == V.ENEMY_AURA else who))  # (an enemy's aura: an AURA here)
+    got = kept[key] = tuple(out)
+    return got
+
+
+def _keywords(unit_ent: int):
+    """The unit's keywords as the rules reaching it read them: off the battlefield or destroyed, a
+    unit keeps its roster's (a rule picking it before deployment, or acting as it is destroyed)."""
+    return W.unit_keywords(unit_ent) or W.roster(unit_ent).keywords
+
+
+def _reach(unit_ent: int) -> tuple[tuple, tuple]:
+    """``reaching``'s reads of where models stand, for every kind of grant: (its own rules'
+    grants, the other units' aura grants), each as (held, grant, holding unit, chosen) in
+    ``reaching``'s order, ``chosen`` marking a CHOSEN_FRIEND grant, which reaches the unit only if
+    the rule's choice in force picked it (read by ``reaching`` on each call). An ENEMIES grant is
+    listed once per rule, as ``reaching`` counts it."""
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    kws = _keywords(unit_ent)
+    own = []
     for h in held_by(unit_ent):
         if h.bearers and not _bearer_alive(unit_ent, h.bearers):
             continue  # (a rule its bearers carry ends with them: a leader's, once the leader is destroyed)
         for g in h.record.grants:
-            if kinds is not None and g.what.kind not in kinds:
-                continue
             if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA, V.ENGAGED_ENEMY) and all(k in kws for k in g.keywords):
-                out.append(Acting(h, g, unit_ent))
-            elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
-                picked.add((h.record.key, g))
-                out.append(Acting(h, g, unit_ent))
-    # the rituals its army manifested this phase (sim.phases.rituals)
-    if R.current.rule_choices:
-        out += _rituals(unit_ent, owner, kws, kinds)
-    for other, h, g in _aura_sources():
-        if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
+                own.append((h, g, unit_ent, False))
+            elif g.who == V.CHOSEN_FRIEND:
+                own.append((h, g, unit_ent, True))
+    auras = []
+    for other, h, g, kind in _aura_candidates(owner):
+        if kind == V.ENEMIES:
+            if all(k in kws for k in g.keywords):
+                auras.append((h, g, other, False))
+        elif other == unit_ent:
             continue
-        friendly = esper.component_for_entity(other, Unit).owner == owner
-        if g.who == V.CHOSEN_FRIEND:
-            if friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
-                    and not W.off_table(other) and _picked(owner, other, h, my_id):
-                picked.add((h.record.key, g))
-                out.append(Acting(h, g, other))
-            continue
-        if g.who == V.ENEMIES:  # every enemy unit, once per rule, while a holder is on the battlefield
-            if not friendly and (h.record.key, g) not in picked and all(k in kws for k in g.keywords) \
-                    and not W.unit_destroyed(other) and not W.off_table(other):
-                picked.add((h.record.key, g))
-                out.append(Acting(h, g, other))
-            continue
-        if g.who != (V.AURA if friendly else V.ENEMY_AURA) or not all(k in kws for k in g.keywords):
-            continue
-        if W.unit_destroyed(other) or W.off_table(other) or not _within(unit_ent, other, h.bearers, g.range):
-            continue
-        out.append(Acting(h, g, other))
-    return out
+        elif kind == V.CHOSEN_FRIEND:
+            auras.append((h, g, other, True))
+        elif all(k in kws for k in g.keywords) and _within(unit_ent, other, h.bearers, g.range):
+            auras.append((h, g, other, False))
+    return tuple(own), tuple(auras)
 
 
 def _rituals(unit_ent: int, owner: int, kws, kinds) -> list[Acting]:
@@ -281,8 +348,7 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     owner = esper.component_for_entity(holder, Unit).owner
     choice = choice_of(owner, held.record.key, scope_of(held.record, holder))
     kind = held.record.choice.kind if held.record.choice is not None else ""
-    phase = "" if ts is None else str(ts.phase)
-    own_turn = True if ts is None else ts.active == esper.component_for_entity(unit_ent, Unit).owner
+    phase, own_turn = _now(battle, unit_ent)
     kws, chosen_target, other_half = frozenset(), False, False
     dist = None
     if other is not None:
@@ -330,6 +396,15 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset(),
                  arrived=(every or V.ARRIVED in need) and _arrived(battle, unit_ent),
                  starting_strength=_starting(battle, unit_ent) if every or V.STARTING_STRENGTH in need else 0)
+
+
+def _now(battle, unit_ent: int) -> tuple[str, bool]:
+    """(the phase, "" in free play; whether it is the turn of the unit's army, always in free
+    play): the facts a grant's phases and turn read (sim.rules.effects.conditions.not_now)."""
+    ts = battle.turn_state
+    if ts is None:
+        return "", True
+    return str(ts.phase), ts.active == esper.component_for_entity(unit_ent, Unit).owner
 
 
 def _in_own_zone(battle, unit_ent: int) -> bool:
@@ -566,16 +641,24 @@ def acting(battle, unit_ent: int, kinds: tuple[str, ...], attack: str = "", othe
     set up at, which its conditions on where it is read; ``stat``: only the grants of that
     characteristic (a MODIFY's, an IGNORE_MODIFIERS'), the others' conditions not read."""
     out = []
+    phase = own_turn = None
     for a in reaching(unit_ent, kinds):
         g = a.grant
         if stat is not None and g.what.stat != stat:
             continue
         if g.who == V.BEARER and a.held.bearers and model and model not in a.held.bearers:
             continue
-        need = frozenset(c[0] for c in g.when.conditions)
-        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other, need, psychic, placed)) is not None:
-            continue
-        if g.when.limit and spent(battle, a):
+        when = g.when
+        if own_turn is None:  # (the facts ``not_now`` reads)
+            phase, own_turn = _now(battle, unit_ent)
+        if not_now(when, phase, attack, own_turn) is not None:
+            continue  # (why_not's first parts: the conditions' facts are not gathered)
+        if when.conditions:  # (why_not's other part, unworded)
+            need = frozenset(c[0] for c in when.conditions)
+            if failing_condition(when, facts(battle, unit_ent, a.held, a.holder, attack, other, need, psychic,
+                                             placed)) is not None:
+                continue
+        if when.limit and spent(battle, a):
             continue
         out.append(a)
     return out

@@ -134,3 +134,65 @@ def test_kept_facts_and_the_stat_filter_read_as_fresh_ones_through_whole_battles
             b.listeners.append(on_event)
             play_battle(b, spec)
     assert checked[0] > 20
+
+
+def _fresh_reaching(u, kinds=None):
+    """``RE.reaching`` worked out afresh: the kept readings set aside for the call, then put back."""
+    kept = W.kept_while_still()
+    saved = dict(kept)
+    kept.clear()
+    try:
+        return RE.reaching(u, kinds)
+    finally:
+        kept.clear()
+        kept.update(saved)
+
+
+def test_reaching_kept_while_still_reads_as_a_fresh_one_through_whole_battles(tmp_path):
+    """The default battle with rules that reach other units (ENEMIES: The Shadow of Chaos;
+    ENEMY_AURA: Harbingers of Dread; AURA: Throne of Judgement, Projected Void Shields), played by
+    the default and the random players: after every third command, for every unit (those off the
+    battlefield and destroyed too), the grants reaching it, of every kind and of some kinds, kept
+    while nothing moves (sim.world.rule_effects._reach, _aura_candidates), are a fresh reading's,
+    in order; and no pair of units the units' boxes say is farther than an inch count is within it
+    (sim.world.queries.may_be_within, which an aura's range reads first). A chosen friend's pick,
+    which changes while nothing moves: test_rule_reach."""
+    from rules_replay import default_table_with
+    from sim.players import play_battle
+    from sim.rules.effects import vocabulary as V
+    from sim.scenario.load import load_scenario
+    path = default_table_with(tmp_path, ["the-shadow-of-chaos", "throne-of-judgement"],
+                              ["harbingers-of-dread", "projected-void-shields"])
+    checked, reached = [0], set()
+
+    def check(b):
+        units = W.all_units()
+        for u in units:
+            for kinds in (None, (V.MODIFY,), (V.FORCED_SHOCK, V.REROLL)):
+                kept = RE.reaching(u, kinds)
+                assert kept == _fresh_reaching(u, kinds)
+                reached.update((a.grant.who, a.holder == u) for a in kept)
+            for o in units:
+                if o == u or W.unit_destroyed(u) or W.unit_destroyed(o):
+                    continue
+                gap = min(W.nearest_distances(W.unit_models(o), W.unit_models(u)))
+                for inches in (1.0, 6.0, 12.0):
+                    assert W.may_be_within(u, o, inches) or gap > inches
+        checked[0] += 1
+
+    for players in (("default", "default"), ("random", "random")):
+        spec = load_scenario(path)
+        spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
+        with Battle(spec, seed=5) as b:
+            n = [0]
+
+            def on_event(e, b=b, n=n):
+                if e["type"] == "command":
+                    n[0] += 1
+                    if n[0] % 3 == 0:
+                        check(b)
+            b.listeners.append(on_event)
+            play_battle(b, spec)
+    assert checked[0] > 30
+    # (every reach met, from another unit's rule)
+    assert {(V.ENEMIES, False), (V.ENEMY_AURA, False), (V.AURA, False)} <= reached

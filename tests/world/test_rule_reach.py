@@ -234,3 +234,26 @@ def test_a_name_several_rules_print_is_refused_naming_their_keys():
     assert all(r.key in str(e.value) for r in table.named(name))
     data["armies"][0]["units"][0]["rules"] = [table.named(name)[1].key]
     assert parse_scenario(data, "t.toml").units[0].models[0].rules == (table.named(name)[1].key,)
+
+
+def test_reaching_reads_a_chosen_friend_pick_changed_while_nothing_moves():
+    """What reaching reads of where models stand is kept while nothing moves (sim.world.
+    rule_effects._reach); a chosen friend's pick is read on every call: a pick changed between two
+    calls, no model moved, reaches the unit now picked and no longer the one picked before, and a
+    list of picks (PICK_FRIENDS) reaches each unit in it."""
+    aid = _rec("aid", V.Grant(HIT, V.CHOSEN_FRIEND), choice=V.RuleChoice(V.PICK_FRIEND, "command", "pick"))
+    with _battle([unit("src", model(row(10, 10, 1), ["gun"])), unit("x", model(row(20, 10, 1), ["gun"])),
+                  unit("y", model(row(30, 10, 1), ["gun"]))], [unit("foe", model(row(10, 30, 1), ["gun"]))]) as b:
+        src = _give(b, "src", aid)
+        x, y = b.units["x"], b.units["y"]
+        version = Q.spatial().version
+        assert RE.reaching(x) == [] and RE.reaching(y) == []
+        picks = b.resources.rule_choices
+        picks[RE.choice_key(0, "aid", "src")] = {"value": "x", "round": 1, "player": 0}
+        assert [a.holder for a in RE.reaching(x)] == [src] and RE.reaching(y) == []
+        picks[RE.choice_key(0, "aid", "src")] = {"value": "y", "round": 1, "player": 0}
+        assert RE.reaching(x) == [] and [a.holder for a in RE.reaching(y)] == [src]
+        picks[RE.choice_key(0, "aid", "src")] = {"value": ["x", "y"], "round": 1, "player": 0}
+        assert [a.holder for a in RE.reaching(x)] == [src] == [a.holder for a in RE.reaching(y)]
+        assert RE.reaching(b.units["foe"]) == []  # (a friend's rule: never an enemy)
+        assert Q.spatial().version == version  # (nothing moved: the kept readings stood throughout)

@@ -118,23 +118,41 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
 def why_not(when: V.When, f: Facts) -> str | None:
     """The first part of ``when`` that does not hold, in words (None: it holds). The limit on
     uses is the caller's (it needs the battle's count of uses)."""
-    if when.phases and f.phase not in when.phases:
-        return "not in this phase"
-    if when.attacks and f.attack != when.attacks:
-        return f"only for {when.attacks} attacks"
-    if when.turn == "own" and not f.own_turn:
-        return "only in its army's turn"
-    if when.turn == "enemy" and f.own_turn:
-        return "only in the opponent's turn"
+    problem = not_now(when, f.phase, f.attack, f.own_turn)
+    if problem is not None:
+        return problem
+    failing = failing_condition(when, f)
+    return None if failing is None else "while " + condition_words(*failing) + " (not now)"
+
+
+def failing_condition(when: V.When, f: Facts) -> tuple | None:
+    """The first of ``when``'s conditions that does not hold for these facts, as its (name,
+    argument), or None (``why_not`` words it; a caller that only asks whether they hold does
+    not)."""
     for name, arg in when.conditions:
         if not condition_holds(name, arg, f):
-            return "while " + condition_words(name, arg) + " (not now)"
+            return name, arg
+    return None
+
+
+def not_now(when: V.When, phase: str, attack: str, own_turn: bool) -> str | None:
+    """The first of ``when``'s phases, kind of attack and whose turn that does not hold, in
+    words (``why_not``'s first parts: None when they hold), from the three facts they read alone
+    (a caller asks these before it gathers the facts the conditions read)."""
+    if when.phases and phase not in when.phases:
+        return "not in this phase"
+    if when.attacks and attack != when.attacks:
+        return f"only for {when.attacks} attacks"
+    if when.turn == "own" and not own_turn:
+        return "only in its army's turn"
+    if when.turn == "enemy" and own_turn:
+        return "only in the opponent's turn"
     return None
 
 
 def holds(when: V.When, f: Facts) -> bool:
     """True if every part of ``when`` holds for these facts (its limit on uses aside)."""
-    return why_not(when, f) is None
+    return not_now(when, f.phase, f.attack, f.own_turn) is None and failing_condition(when, f) is None
 
 
 _DOMAIN = " (its deployment zone; no man's land / the enemy zone while it holds half of their objectives)"
