@@ -23,7 +23,7 @@ from sim.rules.geometry import EPS, distance, in_engagement_range
 from sim.rules.grid import snap_point
 from sim.rules.movement.moves import MoveType
 from sim.rules.movement.solvers import regions as RG
-from sim.rules.movement.solvers.placement import Prefer, place_unit, placement_options
+from sim.rules.movement.solvers.placement import Prefer, place_unit, placement_options, table_for
 from sim.rules.turn import Phase
 from sim.world import queries as W
 
@@ -261,9 +261,11 @@ def _iter_layouts(battle, ent: int, t: int, mode: str, directions):
         return
     region = _region(battle, ent, t, mode, tfp)
     far = tfp.bounding_radius + TR.set_up_distance(mode) + 12.0
+    table = table_for(region, others, terrain)  # (one for every direction: the same bases and region)
     for name, angle in directions:
         aim = (tc[0] + far * math.cos(angle), tc[1] + far * math.sin(angle))
-        got = place_unit(models, region, others, terrain, Prefer.toward(aim), unit=uid)
+        got = place_unit(models, region, others, terrain, Prefer.toward(aim), unit=uid, table=table,
+                         explain=False)  # (a refusal's words unread: only whether a layout was found)
         yield name, (_rounded(got) if got else {})
 
 

@@ -5,6 +5,8 @@ no light or dense feature Part A ruling 13, the distance limits of 24.09, 24.20,
 reason."""
 
 
+import math
+
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -330,3 +332,73 @@ def test_03_02_it_finds_a_placement_where_a_brute_force_packer_does(bases, size)
     assert brute_force(models, zone)
     got = P.place_unit(models, R.deployment(zone, BOARD, oversized=False), gap=0.01, clearance=0.01)
     assert got, got
+
+
+@pytest.mark.parametrize("n, partial, outcomes", [(8, False, {True}), (26, False, {True, False}), (30, True, {True})])
+def test_03_02_a_table_searched_from_every_side_answers_as_a_fresh_one(n, partial, outcomes, monkeypatch):
+    """A disembark searches one table (placement.table_for) from each side of its transport in
+    turn: the growths without a preference it keeps for the searches after (_Table.grown, the
+    compact and square fallbacks of an anchor two searches share) make every side's answer the
+    one a search that keeps none gives: the placement, or the refusal and its words (what the
+    search got to); a table given a unit's bases more (``add``) forgets them."""
+    transport = Footprint("rect", 30.0, 22.0, 5.0, 3.0)
+    crowd = [(f"c{i}", rnd(40).moved(30.0 + 5.5 * math.cos(a), 22.0 + 4.5 * math.sin(a)))
+             for i, a in enumerate(k * math.pi / 5 for k in range(1, 10, 2))]
+    others = [("ship", transport)] + crowd
+    region = R.out_of_transport(BOARD, transport, distance=3.0)
+    models = unit("p", rnd(32), n)
+    table = P.table_for(region, others)
+    kept = P._grow_kept
+
+    def unkept(order, anchor_fp, table, gap, turn, partial, tried, square=False):
+        return P._grow(order, anchor_fp, table, None, gap, turn, partial, tried, square)
+
+    found = []
+    for k in (2, 0, 1):  # (26 bases: the first side fits, the two after do not)
+        a = k * math.pi / 4
+        prefer = P.Prefer.toward((30.0 + 20 * math.cos(a), 22.0 + 20 * math.sin(a)))
+        monkeypatch.setattr(P, "_grow_kept", kept)
+        shared = P.place_unit(models, region, others, prefer=prefer, partial=partial, table=table)
+        monkeypatch.setattr(P, "_grow_kept", unkept)
+        fresh = P.place_unit(models, region, others, prefer=prefer, partial=partial)
+        assert shared == fresh
+        found.append(bool(fresh))
+        if fresh:
+            assert_rules_pass([(m, f) for m, f in models if m not in fresh.left_out], fresh, region, others)
+    assert set(found) == outcomes  # (30 bases fit only in part, 18.05)
+    if False in outcomes:
+        assert table.grown  # (the fallbacks of the sides that failed, kept for the sides after)
+    table.add(unit("late", rnd(32).moved(10.0, 10.0), 1))
+    assert table.grown == {}
+
+
+def test_03_02_a_refusal_unexplained_skips_measuring_the_free_room():
+    """place_unit(explain=False), for a caller that reads only whether a set-up was found (a
+    disembark's layout round its transport): the same placement, and a refusal without the
+    free room, which is a count over the whole region."""
+    transport = Footprint("round", 30.0, 22.0, 2.0, 2.0)
+    region = R.out_of_transport(BOARD, transport, distance=3.0)
+    few, many = unit("p", rnd(32), 5), unit("p", rnd(32), 30)
+    assert P.place_unit(few, region, [("ship", transport)], explain=False) == \
+        P.place_unit(few, region, [("ship", transport)])
+    told = P.place_unit(many, region, [("ship", transport)])
+    quiet = P.place_unit(many, region, [("ship", transport)], explain=False)
+    assert not told and told.free is not None and "sq in free" in told.reason
+    assert not quiet and quiet.free is None and quiet.unit == "the unit"
+
+
+def test_03_02_a_kept_growth_is_the_growth_of_the_same_models_anchor_and_packing():
+    """_grow_kept keeps a growth without a preference by everything it reads besides the table:
+    the compact and the square packing from one anchor, and another unit's from the same spot,
+    are each the growth _grow makes of them, never another's."""
+    table = P.table_for(R.deployment(SOUTH, BOARD))
+    small, big = unit("w", rnd(32), 10), unit("x", rnd(40), 10)
+    got = {}
+    for models in (small, big):
+        at = models[0][1].moved(20.0, 6.0)
+        for square in (False, True):
+            kept = P._grow_kept(models, at, table, P.GAP, False, False, P._Tried(), square)
+            assert kept == P._grow(models, at, table, None, P.GAP, False, False, P._Tried(), square)
+            got[models[0][0], square] = kept
+    assert got["w0", False] != got["w0", True] and got["w0", False] != got["x0", False]
+    assert len(table.grown) == 4

@@ -488,6 +488,24 @@ def _grow(order, anchor_fp: Footprint, table: _Table, prefer: Prefer, gap: float
     return ids, placed, left
 
 
+def _grow_kept(order, anchor_fp: Footprint, table: _Table, gap: float, turn: bool, partial: bool, tried: _Tried,
+               square: bool = False):
+    """``_grow`` with no preference (``prefer`` None): its answer depends only on the models, the
+    anchor, the table and these arguments, so it is kept on the table (``_Table.grown``) and a
+    search of the same table from another side that tries the same anchor reads it back; ``tried``
+    is told what the growth got to, as ``_grow`` tells it."""
+    key = (tuple(order), anchor_fp, gap, turn, partial, square)
+    hit = table.grown.get(key)
+    if hit is None:
+        mine = _Tried()
+        got = _grow(order, anchor_fp, table, None, gap, turn, partial, mine, square)
+        hit = table.grown[key] = (got, mine.placed, mine.model, mine.fp)
+    got, placed, model, fp = hit
+    if placed > tried.placed:  # (as _grow's own update: the farthest a failed growth got)
+        tried.placed, tried.model, tried.fp = placed, model, fp
+    return None if got is None else (list(got[0]), list(got[1]), list(got[2]))
+
+
 def _solve(unit: str, models, table: _Table, prefer: Prefer, gap: float, turn: bool, partial: bool,
            count: int = 1, apart: float = 0.0):
     """Up to ``count`` placements (anchors ``apart`` from each other), and what the search
@@ -549,9 +567,9 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
         at = f0.moved(float(p[0]), float(p[1]))
         got = _grow(order, at, table, prefer, gap, turn, partial, tried)
         if got is None and len(order) > 2:   # (a long unit may break 03.03's 9": compact instead)
-            got = _grow(order, at, table, None, gap, turn, partial, tried)
+            got = _grow_kept(order, at, table, gap, turn, partial, tried)
         if got is None and len(order) > 2:   # (a hexagonal packing may leave a corner empty: square)
-            got = _grow(order, at, table, None, gap, turn, partial, tried, square=True)
+            got = _grow_kept(order, at, table, gap, turn, partial, tried, square=True)
         if got is None:
             continue
         ids, placed, left = got
@@ -612,13 +630,27 @@ def _refusal(unit: str, models, table: _Table, tried: _Tried) -> Refusal:
 def place_unit(models: Sequence[tuple[str, Footprint]], region: Region,
                others: Sequence[tuple[str, Footprint]] = (), terrain=(), prefer: Prefer = Prefer(), *,
                unit: str = "the unit", gap: float = GAP, clearance: float = CLEARANCE, turn: bool = False,
-               partial: bool = False) -> Placement | Refusal:
+               partial: bool = False, table: "_Table | None" = None, explain: bool = True) -> Placement | Refusal:
     """03.02 Set one unit up (module docstring): a ``Placement`` of every model, or a
     ``Refusal`` saying why not. ``partial``: models that find no spot are left out
-    (``Placement.left_out``) instead of refusing (18.05: they are destroyed)."""
-    table = _Table(region, others, terrain, clearance)
+    (``Placement.left_out``) instead of refusing (18.05: they are destroyed). ``table``: one
+    ``table_for`` made of this region, these other bases, this terrain and clearance, for a caller
+    that searches them again (another side preferred: the searches share what does not depend on
+    the preference). ``explain`` False: a caller that reads no refusal's words gets a Refusal
+    without them (its free room, a count over the whole region, not measured)."""
+    if table is None:
+        table = _Table(region, others, terrain, clearance)
     found, tried = _solve(unit, models, table, prefer, gap, turn, partial)
-    return found[0] if found else _refusal(unit, list(models), table, tried)
+    if found:
+        return found[0]
+    return _refusal(unit, list(models), table, tried) if explain else Refusal(f"{unit}: no set-up found", unit)
+
+
+def table_for(region: Region, others: Sequence[tuple[str, Footprint]] = (), terrain=(),
+              clearance: float = CLEARANCE) -> _Table:
+    """What ``place_unit`` tests every spot against (the region, the other bases, the terrain and
+    the clearance), made once for a caller that searches the same table several times."""
+    return _Table(region, others, terrain, clearance)
 
 
 def placement_options(models: Sequence[tuple[str, Footprint]], region: Region,

@@ -97,6 +97,10 @@ class _Table:
         self.bound = np.zeros(0)
         self.hulls: list[int] = []
         self.rules: dict = {}
+        # the set-ups grown with no preference (placement._grow_kept), by what they read besides
+        # this table: kept until the next ``add`` (a placement searched again from another side
+        # grows the same ones from the anchors the two searches share)
+        self.grown: dict = {}
         self._boxes()
         self.add(others)
 
@@ -113,6 +117,7 @@ class _Table:
         self.radius = np.concatenate([self.radius, rows[:, 2]])
         self.bound = np.concatenate([self.bound, rows[:, 3]])
         self.hulls += [k + i for i, (_m, f) in enumerate(items) if f.shape != "round"]
+        self.grown = {}
         self._boxes()
 
     def _boxes(self) -> None:
