@@ -5,7 +5,8 @@ base set up against an edge) and its compiled twin (sim.rules.compiled: ``moveme
 give the same spots to the bit and in the same order: seeded clumps of round bases against the
 zone's sides and the battlefield's edges, in a deployment zone (notched too), an ingress strip
 and a zone too shallow for the base (03.02.02's edge), tight and loose, round and square; pairs
-touching exactly and apart; and what the twin leaves to the reference. (That the reference is
+touching exactly and apart; vehicles' hulls near them (every near base's contact ring then the
+reference's own expression); and what the twin leaves to the reference. (That the reference is
 the plain reading: tests/rules/movement/test_03_02_setup_spots_kept.py.)"""
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ def _case(rng, seed: int):
         region = RG.deployment((SOUTH, NOTCHED)[kind], BOARD)
     others = [(f"r{i}", Footprint("round", *rng.uniform(0, [60, 14]), s * MM, s * MM))
               for i, s in enumerate(rng.choice([25, 32, 40], size=int(rng.integers(0, 30))))]
+    if seed % 3 == 1:   # (vehicles' hulls among them: every near base's ring then, as the reference makes them)
+        others += [(f"v{i}", Footprint(str(rng.choice(["oval", "rect"])), *rng.uniform(0, [60, 14]),
+                                       float(rng.uniform(60, 170)) * MM, float(rng.uniform(40, 105)) * MM,
+                                       float(rng.uniform(0, 180)))) for i in range(int(rng.integers(1, 4)))]
     table = PL._Table(region, others, (), float(rng.choice([PL.CLEARANCE, PL.ARMY_CLEARANCE])))
     fp = Footprint("round", 0.0, 0.0, size * MM, size * MM)
     placed = _packed(rng, fp, int(rng.integers(1, 9)), *rng.uniform([1.0, 0.6], [58.0, 3.0]))
@@ -113,9 +118,9 @@ def test_grow_spots_compiled_declines_what_it_does_not_take():
     f32 = Footprint("round", np.float32(5.0), np.float32(3.0), np.float32(1.0), np.float32(1.0))
     assert KERN.compiled(fp, [f32], table, PL.GAP, True) is None     # (float32: the reference's arrays compute in it)
     near = placed[0]
-    table.add([("hull", oval.moved(near.x + 2.0, near.y + 1.0))])      # (a hull near: its ring)
-    assert KERN.compiled(fp, placed, table, PL.GAP, True) is None
-    assert KERN.compiled(fp, placed, table, PL.GAP, False) is not None  # (loose: no contact rings)
+    table.add([("hull", oval.moved(near.x + 2.0, near.y + 1.0))])      # (a hull near: every near base's ring, taken)
+    for tight in (True, False):  # (loose: no contact rings)
+        assert C._same_bits(KERN.compiled(fp, placed, table, PL.GAP, tight), KERN.reference(fp, placed, table, PL.GAP, tight))
 
 
 @built

@@ -6,8 +6,9 @@ and the light and dense features) and its compiled twin (sim.rules.compiled:
 added unit by unit) and ruins, spots scattered and on every limit and a hair either side (the
 gap, LINK and SPAN to a unit-mate, the clearance to another base, a feature's edge); and the
 inputs the twin leaves to the reference (a base that is not round where it looks, another type,
-a value that is no number). The reference against the tests it is made of:
-test_spots_fit_is_the_tests_it_names."""
+a value that is no number); vehicles' hulls among the other bases, and beside every spot (a
+disembark's), measured by farther_than as the reference measures them. The reference against
+the tests it is made of: test_spots_fit_is_the_tests_it_names."""
 
 from __future__ import annotations
 
@@ -53,7 +54,16 @@ def _table(rng) -> TB._Table:
     for u in range(int(rng.integers(0, 4))):   # (an army's units, added one by one)
         table.add([(f"u{u}-{i}", _disc(float(rng.choice(SIZES)), *rng.uniform(0, [60, 44])))
                    for i in range(int(rng.integers(1, 12)))])
+    if rng.random() < 0.5:   # (vehicles' hulls among them: farther_than's to measure, as the reference's)
+        table.add([(f"v{i}", _hull(rng).moved(*rng.uniform(0, [60, 44]))) for i in range(int(rng.integers(1, 4)))])
     return table
+
+
+def _hull(rng) -> Footprint:
+    """A vehicle's base at a random angle: an oval or a rectangle."""
+    shape = str(rng.choice(["oval", "rect"]))
+    return Footprint(shape, 0.0, 0.0, float(rng.uniform(60, 170)) * MM, float(rng.uniform(40, 105)) * MM,
+                     float(rng.uniform(0, 180)))
 
 
 def _unit(rng):
@@ -127,10 +137,35 @@ def test_spots_fit_compiled_declines_what_it_does_not_take():
     bad = c.copy()
     bad[2, 0] = np.inf
     assert KERN.compiled(fp, bad, placed, table, PL.GAP) is None
-    table.add([("v", oval.moved(11.0, 9.0))])               # (a hull near the spots: farther_than's)
-    assert KERN.compiled(fp, c, placed, table, PL.GAP) is None
+    table.add([("v", oval.moved(11.0, 9.0))])               # (a hull near the spots: farther_than's, taken)
+    assert C._same_bits(KERN.compiled(fp, c, placed, table, PL.GAP), KERN.reference(fp, c, placed, table, PL.GAP))
     far = np.array([[40.0, 5.0], [45.0, 6.0]])
     assert KERN.compiled(fp, far, [], table, PL.GAP) is not None
+
+
+@built
+@pytest.mark.parametrize("seed", range(4))
+def test_spots_fit_compiled_beside_a_hull_is_its_reference_to_the_bit(seed):
+    """A disembark's spots round its transport: a hull beside every spot, round bases about it,
+    spots on the clearance to the hull and a hair either side (farther_than's measure, on the
+    spots the round bases leave, as _Table.clear takes them)."""
+    rng = np.random.default_rng(100 + seed)
+    seen = set()
+    for _ in range(12):
+        hull = _hull(rng).moved(30.0, 22.0)
+        table = TB._Table(RG.deployment(SOUTH, BOARD), [("ship", hull)], (), float(rng.choice([PL.CLEARANCE, 0.5])))
+        table.add([(f"r{i}", _disc(float(rng.choice(SIZES)), *(np.array([30.0, 22.0]) + rng.uniform(-6, 6, 2))))
+                   for i in range(int(rng.integers(0, 8)))])
+        fp, _placed = _unit(rng)
+        ang = rng.uniform(0, 2 * math.pi, size=24)
+        reach = hull.bounding_radius + 0.5 * fp.length + rng.uniform(-0.5, 1.5, size=24)
+        c = np.column_stack([30.0 + reach * np.cos(ang), 22.0 + reach * np.sin(ang)])
+        placed = [_disc(32, float(c[0, 0]) + 1.2, float(c[0, 1]))]
+        for args in ((fp, c, placed, table, PL.GAP), (fp, c, (), table, 0.0)):
+            want = twin_answer(KERN, *args)
+            assert want is not None
+            seen.update(want.tolist())
+    assert seen == {True, False}
 
 
 def test_spots_fit_is_the_tests_it_names():

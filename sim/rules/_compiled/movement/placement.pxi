@@ -4,6 +4,7 @@
 
 
 _SPOTS_DIRECTIONS = []   # (sim.rules.movement.solvers.spots.directions, found when first needed)
+_SPOTS_RING = []   # (spots.ring and table.ANGLES, the contact rings round a hull: found when first needed)
 GROW_LOOSE = (1.0, 1.9)  # (movement.solvers.placement.LOOSE: a test holds the two equal)
 
 
@@ -14,10 +15,11 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
     foot of each centre on the line, its ``along``, read by numpy's own product of the same
     arrays, as the reference reads it: a matrix product's bits are the library's), the rings
     round the other bases near them (``_Table.contact_spots``) and the region's own spots near
-    them (03.02.02), in the reference's order, each value its arithmetic. A base that is not
-    round (among them, or near them for the contact rings), a footprint of numbers narrower than
-    a float (the reference's arrays would compute in their type) or a value that is no finite
-    number is the reference's."""
+    them (03.02.02), in the reference's order, each value its arithmetic; where a base that is not
+    round is near them (a vehicle's hull: a transport beside a disembark), the contact rings are
+    the reference's own expression (each near base's ``spots.ring``). A base that is not round
+    among them, a footprint of numbers narrower than a float (the reference's arrays would compute
+    in their type) or a value that is no finite number is the reference's."""
     if fp.shape != "round" or type(gap_) is not float or not isinstance(fp.length, float):
         return None
     cdef Py_ssize_t n = len(placed), i, j, k, q, m, L, A, nk
@@ -71,13 +73,29 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
     cdef Py_ssize_t[::1] keep = keep_
     cdef double pad = bnd + table.clearance, clearance = table.clearance
     nk = 0
+    cdef bint hull_near = False
     if tight:
         for j in range(N):
             if xhi[j] >= lox - pad and xlo[j] <= hix + pad and yhi[j] >= loy - pad and ylo[j] <= hiy + pad:
                 if not (orad[j] > 0):
-                    return None   # (a hull near: its ring, the reference's)
+                    hull_near = True   # (a hull near: every near base's ring, as the reference makes them)
                 keep[nk] = j
                 nk += 1
+    cdef Py_ssize_t nc = nk * 12
+    contact_ = None
+    cdef const double[:, :] contact
+    if hull_near:
+        if not _SPOTS_RING:
+            from sim.rules.movement.solvers.spots import ring
+            from sim.rules.movement.solvers.table import ANGLES
+            _SPOTS_RING.append((ring, ANGLES))
+        ring, angles = _SPOTS_RING[0]
+        others = table.others
+        contact_ = np.vstack([ring(fp, others[j][1], table.clearance, angles) for j in keep_[:nk].tolist()])
+        if not _all_of((contact_,), F64) or contact_.ndim != 2 or (contact_.shape[0] and contact_.shape[1] != 2):
+            return None
+        contact = contact_
+        nc = contact.shape[0]
     seeds_ = None
     cdef const double[:, :] seeds
     cdef Py_ssize_t S = 0
@@ -88,7 +106,7 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
         seeds = seeds_
         S = seeds.shape[0]
     gaps = [gap_] if tight else list(GROW_LOOSE)
-    cdef Py_ssize_t most = n * A * len(gaps) + (n * (n - 1) if tight and not square else 0) + 2 * n * L + nk * 12 + S
+    cdef Py_ssize_t most = n * A * len(gaps) + (n * (n - 1) if tight and not square else 0) + 2 * n * L + nc + S
     out_ = np.empty((most, 2))
     cdef double[:, ::1] out = out_
     cdef double t, g, dx, dy, dd, a, h, ex, ey, mx, my, Ri, Rj, ox, oy
@@ -172,7 +190,11 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
         m = start + 2 * hits
     # the rings round the other bases near them (_Table.contact_spots) and the region's own spots
     cdef const double[:, :] u12
-    if nk:
+    if contact_ is not None:
+        for k in range(nc):
+            out[m, 0], out[m, 1] = contact[k, 0], contact[k, 1]
+            m += 1
+    elif nk:
         u12 = directions(12)
         for i in range(nk):
             j = keep[i]

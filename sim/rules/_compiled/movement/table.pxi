@@ -76,9 +76,11 @@ def spots_fit(fp, c_, placed, table, gap_):
     formula, (hypot - r) - radius >= clearance less a hair, settled by the squares away from
     DISCS_BAND as it settles them) and of the light and dense features under the base grown by
     SLACK (feature_mask's boxes and a point's distance to a polygon's closed area). Each value
-    the reference's arithmetic, so each answer is its own to the bit; a base that is not round
-    among those it reads, an input of another type or a value that is no finite number is the
-    reference's."""
+    the reference's arithmetic, so each answer is its own to the bit; the other bases that are
+    not round (a vehicle's hull: a transport beside a disembark's spots) are measured as the
+    reference measures them, by ``regions.farther_than`` (the kernel) on the spots the round ones
+    leave; a unit-mate that is not round, an input of another type or a value that is no finite
+    number is the reference's."""
     if fp.shape != "round" or not _all_of((c_,), F64) or c_.ndim != 2 or type(gap_) is not float:
         return None
     cdef const double[:, :] c = c_
@@ -132,6 +134,8 @@ def spots_fit(fp, c_, placed, table, gap_):
     cdef double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY, lim, d2
     cdef bint far, short
     cdef Py_ssize_t[::1] near
+    cdef Py_ssize_t[::1] hulls
+    cdef Py_ssize_t nh = 0
     cdef double[::1] lo2, hi2
     if N:
         for k in range(K):
@@ -139,11 +143,10 @@ def spots_fit(fp, c_, placed, table, gap_):
                 xmin, xmax = _min(xmin, c[k, 0]), _max(xmax, c[k, 0])
                 ymin, ymax = _min(ymin, c[k, 1]), _max(ymax, c[k, 1])
         near_, lo2_, hi2_ = np.empty(N, dtype=np.intp), np.empty(N), np.empty(N)
-        near, lo2, hi2 = near_, lo2_, hi2_
-        n = _near_discs(oc, orad, xhi, xlo, yhi, ylo, rnd, xmin - reach, xmax + reach, ymin - reach, ymax + reach,
-                        r, g2, band, near, lo2, hi2)
-        if n < 0:
-            return None   # (a hull near the spots: farther_than's measure, the reference's)
+        hulls_ = np.empty(N, dtype=np.intp)
+        near, lo2, hi2, hulls = near_, lo2_, hi2_, hulls_
+        n = _near_split(oc, orad, xhi, xlo, yhi, ylo, rnd, xmin - reach, xmax + reach, ymin - reach, ymax + reach,
+                        r, g2, band, near, lo2, hi2, hulls, &nh)
         for k in range(K):
             if not ok[k]:
                 continue
@@ -166,6 +169,13 @@ def spots_fit(fp, c_, placed, table, gap_):
                     if not (((hypot(c[k, 0] - oc[j, 0], c[k, 1] - oc[j, 1]) - r) - orad[j]) >= g2):
                         ok[k] = False
                         break
+        if nh and _count_ok(ok):   # the hulls near, on the spots the round bases leave (_Table.clear)
+            if not _FARTHER_THAN:
+                from sim.rules.movement.solvers.regions import farther_than
+                _FARTHER_THAN.append(farther_than)
+            sel = np.flatnonzero(out_)
+            others = table.others
+            out_[sel] = _FARTHER_THAN[0](fp, c_[sel], [others[j][1] for j in hulls_[:nh].tolist()], g2)
     # Part A ruling 13: no light or dense feature under the base grown by SLACK (feature_mask)
     cdef _Edges ed
     cdef const double[:, :] plo
@@ -193,20 +203,27 @@ def spots_fit(fp, c_, placed, table, gap_):
     return out_
 
 
-cdef Py_ssize_t _near_discs(const double[:, :] oc, const double[:] orad, const double[:] xhi, const double[:] xlo,
+_FARTHER_THAN = []   # (sim.rules.movement.solvers.regions.farther_than, the kernel: found when first needed)
+
+
+cdef Py_ssize_t _near_split(const double[:, :] oc, const double[:] orad, const double[:] xhi, const double[:] xlo,
                             const double[:] yhi, const double[:] ylo, const unsigned char[:] rnd, double x0,
                             double x1, double y0, double y1, double r, double gap, double band,
-                            Py_ssize_t[::1] near, double[::1] lo2, double[::1] hi2) noexcept nogil:
-    """How many of the other bases have a box that meets the box x0..x1, y0..y1 (_Table.near),
-    written to ``near`` in order, with the squared limits _discs_clear settles a pair by (the
-    square of the centre distance each needs, less and plus the band); -1 when one of them is
-    a hull."""
-    cdef Py_ssize_t j, m = 0
+                            Py_ssize_t[::1] near, double[::1] lo2, double[::1] hi2, Py_ssize_t[::1] hulls,
+                            Py_ssize_t* nh) noexcept nogil:
+    """How many of the other round bases have a box that meets the box x0..x1, y0..y1
+    (_Table.near), written to ``near`` in order, with the squared limits _discs_clear settles a
+    pair by (the square of the centre distance each needs, less and plus the band); the hulls
+    among the bases met (not round: farther_than's to measure) written to ``hulls`` in order and
+    counted in ``nh``."""
+    cdef Py_ssize_t j, m = 0, h = 0
     cdef double lim, t
     for j in range(oc.shape[0]):
         if xhi[j] >= x0 and xlo[j] <= x1 and yhi[j] >= y0 and ylo[j] <= y1:
             if not rnd[j]:
-                return -1
+                hulls[h] = j
+                h += 1
+                continue
             lim = (r + orad[j]) + gap
             t = lim + band
             hi2[m] = t * t
@@ -214,4 +231,5 @@ cdef Py_ssize_t _near_discs(const double[:, :] oc, const double[:] orad, const d
             lo2[m] = t * t
             near[m] = j
             m += 1
+    nh[0] = h
     return m
