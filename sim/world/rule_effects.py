@@ -217,11 +217,12 @@ def _reached(unit_ent: int, entries: tuple, kinds, picked: set, out: list) -> No
 
 def _aura_candidates(owner: int) -> tuple:
     """The aura sources (``_aura_sources``) that can reach a unit of ``owner`` now, in their order,
-    as (holding unit, held, grant, its ``who``): a friendly CHOSEN_FRIEND or AURA grant, an enemy
-    ENEMY_AURA one, each with its holder on the battlefield; and of an enemy rule's ENEMIES grant
-    the first holder on the battlefield (every holder's grant is the same, keywords and all: it
-    reaches a unit once per rule). Kept while nothing moves, comes or goes (W.kept_while_still);
-    ``_reach`` reads the keywords, the range and which unit is asking."""
+    as (holding unit, held, grant, kind): a friendly CHOSEN_FRIEND or AURA grant, an enemy
+    ENEMY_AURA one (its kind AURA here: it reaches as a friendly aura does), each with its holder
+    on the battlefield; and of an enemy rule's ENEMIES grant the first holder on the battlefield
+    (every holder's grant is the same, keywords and all: it reaches a unit once per rule). Kept
+    while nothing moves, comes or goes (W.kept_while_still); ``_reach`` reads the keywords, the
+    range and which unit is asking."""
     kept = W.kept_while_still()
     key = ("aura candidates", owner)
     got = kept.get(key)

@@ -125,8 +125,12 @@ class SpatialIndex:
         # unit entity, Domain) -> the unit's domain facts; ("near", unit entity, player) -> each
         # of the player's units' keywords and distance to it; ("gap", ...) the distance between
         # two units), read by every rule's condition on them (each unit's OC at the end of every
-        # phase, each model's Move...); sim.plan.transport's ("tactical", unit, transport): 18.04
-        # whether the unit can be set up round its transport
+        # phase, each model's Move...); ("reaching", unit entity) -> the grants that reach the unit
+        # by where models stand (rule_effects._reach) and ("aura candidates", player) -> the aura
+        # sources that can reach that player's units (_aura_candidates): these read the units'
+        # rules and the battle's aura sources too, which the scenario fixes (UnitRules is built
+        # with the world and never changes); sim.plan.transport's ("tactical", unit, transport):
+        # 18.04 whether the unit can be set up round its transport
         self.rule_facts = None
         # sim.players.options.translate: (version, unit entity -> (model id, x, y) of each
         # living model, in order, where it stands)

@@ -255,5 +255,7 @@ def test_reaching_reads_a_chosen_friend_pick_changed_while_nothing_moves():
         assert RE.reaching(x) == [] and [a.holder for a in RE.reaching(y)] == [src]
         picks[RE.choice_key(0, "aid", "src")] = {"value": ["x", "y"], "round": 1, "player": 0}
         assert [a.holder for a in RE.reaching(x)] == [src] == [a.holder for a in RE.reaching(y)]
+        del picks[RE.choice_key(0, "aid", "src")]
+        assert RE.reaching(x) == [] and RE.reaching(y) == []
         assert RE.reaching(b.units["foe"]) == []  # (a friend's rule: never an enemy)
         assert Q.spatial().version == version  # (nothing moved: the kept readings stood throughout)

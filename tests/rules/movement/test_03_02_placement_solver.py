@@ -402,3 +402,17 @@ def test_03_02_a_kept_growth_is_the_growth_of_the_same_models_anchor_and_packing
             got[models[0][0], square] = kept
     assert got["w0", False] != got["w0", True] and got["w0", False] != got["x0", False]
     assert len(table.grown) == 4
+
+
+def test_03_02_a_table_made_for_another_region_or_clearance_is_refused():
+    """place_unit(table=...) searches the table it is given: one made for another region or
+    clearance than the call names would answer for them, so it is refused."""
+    transport = Footprint("round", 30.0, 22.0, 2.0, 2.0)
+    near, far = R.out_of_transport(BOARD, transport, distance=3.0), R.out_of_transport(BOARD, transport, distance=6.0)
+    table = P.table_for(near, [("ship", transport)])
+    models = unit("p", rnd(32), 3)
+    assert P.place_unit(models, near, [("ship", transport)], table=table)
+    with pytest.raises(ValueError, match="another region or clearance"):
+        P.place_unit(models, far, [("ship", transport)], table=table)
+    with pytest.raises(ValueError, match="another region or clearance"):
+        P.place_unit(models, near, [("ship", transport)], clearance=1.0, table=table)

@@ -144,3 +144,26 @@ def test_grow_spots_compiled_with_a_model_exactly_its_reach_from_a_side():
             met += 1
             break
     assert met
+
+
+@built
+@pytest.mark.parametrize("seed", range(6))
+def test_grow_spots_compiled_beside_a_hull_is_its_reference_to_the_bit(seed):
+    """A unit growing round its transport (a disembark): a vehicle's hull among the bases near the
+    models placed, so the contact rings are every near base's ring (the reference's expression),
+    round bases near too; tight and loose, round and square packings."""
+    rng = np.random.default_rng(200 + seed)
+    hull = Footprint(str(rng.choice(["oval", "rect"])), 30.0, 6.0, float(rng.uniform(90, 170)) * MM,
+                     float(rng.uniform(50, 105)) * MM, float(rng.uniform(0, 180)))
+    others = [("ship", hull)] + [(f"r{i}", Footprint("round", *(np.array([30.0, 6.0]) + rng.uniform(-5, 5, 2)),
+                                                      32 * MM, 32 * MM)) for i in range(int(rng.integers(0, 6)))]
+    table = PL._Table(RG.deployment(SOUTH, BOARD), others, (), PL.CLEARANCE)
+    bare = PL._Table(RG.deployment(SOUTH, BOARD), others[1:], (), PL.CLEARANCE)
+    fp = Footprint("round", 0.0, 0.0, 32 * MM, 32 * MM)
+    edge = hull.bounding_radius + 0.6
+    placed = _packed(rng, fp, int(rng.integers(1, 6)), 30.0 + edge, 6.0 + rng.uniform(-1.0, 1.0))
+    for tight in (True, False):
+        for square in (False, True):
+            want = twin_answer(KERN, fp, placed, table, PL.GAP, tight, square)
+            if tight:  # (the hull's ring among them: the answer is not the one without the hull)
+                assert not C._same_bits(want, KERN.reference(fp, placed, bare, PL.GAP, tight, square))

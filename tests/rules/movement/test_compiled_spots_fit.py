@@ -25,6 +25,7 @@ from sim.rules.movement.kernels import placed_distances
 from sim.rules.movement.solvers import placement as PL
 from sim.rules.movement.solvers import regions as RG
 from sim.rules.movement.solvers import table as TB
+from sim.rules.movement.solvers.spots import ring
 from sim.rules.terrain import Feature, TerrainArea
 
 from twins import twin_answer
@@ -147,8 +148,8 @@ def test_spots_fit_compiled_declines_what_it_does_not_take():
 @pytest.mark.parametrize("seed", range(4))
 def test_spots_fit_compiled_beside_a_hull_is_its_reference_to_the_bit(seed):
     """A disembark's spots round its transport: a hull beside every spot, round bases about it,
-    spots on the clearance to the hull and a hair either side (farther_than's measure, on the
-    spots the round bases leave, as _Table.clear takes them)."""
+    spots scattered round the hull and on the clearance to it and a hair either side (farther_than's
+    measure, on the spots the round bases leave, as _Table.clear takes them)."""
     rng = np.random.default_rng(100 + seed)
     seen = set()
     for _ in range(12):
@@ -160,6 +161,9 @@ def test_spots_fit_compiled_beside_a_hull_is_its_reference_to_the_bit(seed):
         ang = rng.uniform(0, 2 * math.pi, size=24)
         reach = hull.bounding_radius + 0.5 * fp.length + rng.uniform(-0.5, 1.5, size=24)
         c = np.column_stack([30.0 + reach * np.cos(ang), 22.0 + reach * np.sin(ang)])
+        # (and spots where the base stands the clearance from the hull, and a hair either side)
+        on = [ring(fp, hull, table.clearance - 1e-9 + nudge, 12) for nudge in (0.0, 1e-12, -1e-12, 3e-8, -3e-8)]
+        c = np.vstack([c] + on)
         placed = [_disc(32, float(c[0, 0]) + 1.2, float(c[0, 1]))]
         for args in ((fp, c, placed, table, PL.GAP), (fp, c, (), table, 0.0)):
             want = twin_answer(KERN, *args)

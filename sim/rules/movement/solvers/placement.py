@@ -65,7 +65,7 @@ from sim.rules.grid import snap_facing
 from sim.rules.movement.turning import turnable
 from sim.rules.movement.kernels import placed_distances
 from sim.rules.movement.solvers.regions import OPPOSITE, Region, base_area
-from sim.rules.movement.solvers.spots import directions, ring
+from sim.rules.movement.solvers.spots import SLACK, directions, ring
 from sim.rules.movement.solvers.table import ANGLES, _Table, _spots_fit
 
 __all__ = ["Prefer", "Placement", "ArmyPlacement", "Refusal", "place_unit", "placement_options",
@@ -640,6 +640,8 @@ def place_unit(models: Sequence[tuple[str, Footprint]], region: Region,
     without them (its free room, a count over the whole region, not measured)."""
     if table is None:
         table = _Table(region, others, terrain, clearance)
+    elif table.region is not region or table.clearance != max(float(clearance), SLACK):
+        raise ValueError("place_unit: the table given was made for another region or clearance (table_for)")
     found, tried = _solve(unit, models, table, prefer, gap, turn, partial)
     if found:
         return found[0]
