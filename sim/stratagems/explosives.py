@@ -58,7 +58,9 @@ def _offer(battle, player: int, moment: Moment):
             continue
         if not allowed(battle, RECORD, player, u, SG.DURING_PHASE):
             continue
-        for e in W.enemy_units(u):
+        # (the enemy units the two units' boxes do not put farther than 8": W.units_near, a
+        # superset, in order; the others have no thrower within 8", as ``thrower`` would find)
+        for e in W.units_near(u, W.enemy_units(u), RANGE):
             if W.unit_engaged(e):
                 continue
             m = thrower(battle, u, e)

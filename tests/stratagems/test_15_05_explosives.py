@@ -136,3 +136,28 @@ def test_15_05_the_thrower_is_the_first_model_with_the_keyword_within_8_inches_i
         assert W.model_id(m) == "r1/3"  # (r1/1 within 8" but without the keyword; r1/2 out of range)
         models, target = W.unit_models(b.units["r1"]), W.unit_models(b.units["b1"])
         assert [W.nearest_distance(x, target) <= 8 for x in models] == [True, False, True, True]
+
+
+def test_15_05_offered_at_every_enemy_unit_a_thrower_has_within_8_inches_and_only_those():
+    """The offer reads only the enemy units the two units' boxes do not put farther than 8"
+    (sim.world.queries.units_near, a superset): at units just inside, exactly at and just past
+    8" edge to edge, and far, its options are those ``thrower`` finds over every enemy unit."""
+    from sim.stratagems import explosives as EX
+    gap = 2 * 0.5 * 32 / 25.4  # (the two 32 mm bases' radii: centre distance less edge distance)
+    at = {"in": 8.0 - 1e-7, "on": 8.0, "past": 8.0 + 1e-7, "far": 14.0}
+    blue = [unit(f"b-{k}", model([(20 + (d + gap) * c, 5 + (d + gap) * s)], ["blade"]))
+            for (k, d), (c, s) in zip(at.items(), ((0.0, 1.0), (1.0, 0.0), (-1.0, 0.0), (0.6, 0.8)))]
+    red = [unit("r1", model((20, 5), ["gun"]), keywords=("INFANTRY", "GRENADES"))]
+    asked = []
+
+    def answer(req):
+        if req.kind == "stratagem":
+            asked.append(req.options)
+        return req.default
+
+    with _battle(mission_scenario(red, blue, weapons=WEAPONS), answer=answer) as b:
+        b._enter()
+        r1 = b.units["r1"]
+        every = [f"r1 -> b-{k}" for k in at if EX.thrower(b, r1, b.units[f"b-{k}"]) is not None]
+        assert every == ["r1 -> b-in", "r1 -> b-on"]
+        assert asked[0] == every + ["decline"]
