@@ -209,9 +209,11 @@ def room_for(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
     region, centre = RG.deployment(zone, board), PL.Prefer.toward((board[0] / 2, board[1] / 2))
     allows = _cap(battle, units, aboard)
     while True:
-        got = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre)
+        # (whether they fit, and which unit did not: no refusal's words are read here)
+        got = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre, explain=False)
         if not got and any(PL.turns(b) for b in bases.values()):  # (its vehicles turned, 03.01)
-            turned = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre, turn=True)
+            turned = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre, turn=True,
+                                   explain=False)
             got = turned if turned else got
         if got:
             break

@@ -238,6 +238,11 @@ def test_03_02_an_army_too_big_for_its_zone_is_refused_naming_the_unit():
     assert not got
     assert got.unit is not None and "units placed" in got.reason and "sq in free" in got.reason
     assert set(got.placed) < {u for u, _m in army()}
+    # (explain=False, for a caller that reads only which unit found no room: the same unit and
+    # units placed, without the room free and needed, a count over the whole zone)
+    quiet = P.place_army(army(), R.deployment(zone, BOARD), explain=False)
+    assert not quiet and (quiet.unit, quiet.placed) == (got.unit, got.placed) and quiet.free is None
+    assert P.place_army(army(), R.deployment(SOUTH, BOARD), explain=False) == P.place_army(army(), R.deployment(SOUTH, BOARD))
 
 
 # --- invariants and the brute-force comparison -------------------------------------------------

@@ -686,11 +686,13 @@ def iter_placements(models: Sequence[tuple[str, Footprint]], region: Region,
 
 def place_army(units: Sequence[tuple[str, Sequence[tuple[str, Footprint]]]], region: Region,
                others: Sequence[tuple[str, Footprint]] = (), terrain=(), prefer: Prefer = Prefer(), *,
-               gap: float = GAP, clearance: float = ARMY_CLEARANCE, turn: bool = False) -> ArmyPlacement | Refusal:
+               gap: float = GAP, clearance: float = ARMY_CLEARANCE, turn: bool = False,
+               explain: bool = True) -> ArmyPlacement | Refusal:
     """Set a whole army up in ``region`` (its deployment zone): unit by unit, the unit with the
     largest base first (then the most base area, then by id), each by ``place_unit``'s search
     clear of the units placed before it. A ``Refusal`` names the unit that found no room and
-    the units placed before it."""
+    the units placed before it (``explain`` False: without the words of why, nor the room free
+    and needed, as ``place_unit``'s)."""
     table = _Table(region, others, terrain, clearance)
     order = sorted(((str(u), [(str(m), f) for m, f in ms]) for u, ms in units),
                    key=lambda u: (-max((base_area(f) for _m, f in u[1]), default=0.0),
@@ -701,6 +703,9 @@ def place_army(units: Sequence[tuple[str, Sequence[tuple[str, Footprint]]]], reg
             continue
         found, tried = _solve(uid, models, table, prefer, gap, turn, False)
         if not found:
+            if not explain:
+                return Refusal(f"no room for unit {uid} ({len(out)} of {len(order)} units placed)", uid,
+                               placed=tuple(out))
             r = _refusal(uid, models, table, tried)
             return Refusal(f"no room for unit {uid} ({len(out)} of {len(order)} units placed): {r.reason}",
                            uid, r.model, r.free, r.need, tuple(out))
