@@ -90,6 +90,26 @@ def test_an_armys_domain_follows_the_control_of_the_objectives():
         assert not RE.domain_of(b, 0).no_mans_land
 
 
+def _checked_through_battles(path, seed: int, every: int, check) -> None:
+    """The file's battle played by the default players and by the random players (``seed``),
+    ``check(battle)`` after every ``every``-th command."""
+    from sim.players import play_battle
+    from sim.scenario.load import load_scenario
+    for players in (("default", "default"), ("random", "random")):
+        spec = load_scenario(path)
+        spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
+        with Battle(spec, seed=seed) as b:
+            n = [0]
+
+            def on_event(e, b=b, n=n):
+                if e["type"] == "command":
+                    n[0] += 1
+                    if n[0] % every == 0:
+                        check(b)
+            b.listeners.append(on_event)
+            play_battle(b, spec)
+
+
 def test_kept_facts_and_the_stat_filter_read_as_fresh_ones_through_whole_battles(tmp_path):
     """The default battle with rules whose conditions read the domain, the units near and
     auras (The Shadow of Chaos, Power Matrix, Flow of Magic, Shadow in the Warp, Carrier Wave,
@@ -98,9 +118,7 @@ def test_kept_facts_and_the_stat_filter_read_as_fresh_ones_through_whole_battles
     the distance from each other unit, the army near it) and a grant asked for by its stat is
     the grant of that stat among all of them."""
     from rules_replay import default_table_with
-    from sim.players import play_battle
     from sim.rules.effects import vocabulary as V
-    from sim.scenario.load import load_scenario
     path = default_table_with(tmp_path, ["the-shadow-of-chaos", "flow-of-magic", "carrier-wave"],
                               ["power-matrix", "shadow-in-the-warp", "brood-progenitor"])
     checked = [0]
@@ -120,19 +138,7 @@ def test_kept_facts_and_the_stat_filter_read_as_fresh_ones_through_whole_battles
                 assert RE.acting(b, u, (V.MODIFY,), stat=s) == every
         checked[0] += 1
 
-    for players in (("default", "default"), ("random", "random")):
-        spec = load_scenario(path)
-        spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
-        with Battle(spec, seed=3) as b:
-            n = [0]
-
-            def on_event(e, b=b, n=n):
-                if e["type"] == "command":
-                    n[0] += 1
-                    if n[0] % 7 == 0:
-                        check(b)
-            b.listeners.append(on_event)
-            play_battle(b, spec)
+    _checked_through_battles(path, 3, 7, check)
     assert checked[0] > 20
 
 
@@ -206,9 +212,7 @@ def test_reaching_kept_while_still_reads_as_a_fresh_one_through_whole_battles(tm
     (sim.world.queries.may_be_within, which an aura's range reads first). A chosen friend's pick,
     which changes while nothing moves: test_rule_reach."""
     from rules_replay import default_table_with
-    from sim.players import play_battle
     from sim.rules.effects import vocabulary as V
-    from sim.scenario.load import load_scenario
     path = default_table_with(tmp_path, ["the-shadow-of-chaos", "throne-of-judgement"],
                               ["harbingers-of-dread", "projected-void-shields"])
     checked, reached = [0], set()
@@ -228,19 +232,7 @@ def test_reaching_kept_while_still_reads_as_a_fresh_one_through_whole_battles(tm
                     assert W.may_be_within(u, o, inches) or gap > inches
         checked[0] += 1
 
-    for players in (("default", "default"), ("random", "random")):
-        spec = load_scenario(path)
-        spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
-        with Battle(spec, seed=5) as b:
-            n = [0]
-
-            def on_event(e, b=b, n=n):
-                if e["type"] == "command":
-                    n[0] += 1
-                    if n[0] % 3 == 0:
-                        check(b)
-            b.listeners.append(on_event)
-            play_battle(b, spec)
+    _checked_through_battles(path, 5, 3, check)
     assert checked[0] > 30
     # (every reach met, from another unit's rule)
     assert {(V.ENEMIES, False), (V.ENEMY_AURA, False), (V.AURA, False)} <= reached
