@@ -17,7 +17,8 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
     round the other bases near them (``_Table.contact_spots``) and the region's own spots near
     them (03.02.02), in the reference's order, each value its arithmetic; where a base that is not
     round is near them (a vehicle's hull: a transport beside a disembark), the contact rings are
-    the reference's own expression (each near base's ``spots.ring``). A base that is not round
+    each near base's ``spots.ring``, as the reference makes them (a hull's by that function, a
+    disc's written here with its arithmetic). A base that is not round
     among them, a footprint of numbers narrower than a float (the reference's arrays would compute
     in their type) or a value that is no finite number is the reference's."""
     if fp.shape != "round" or type(gap_) is not float or not isinstance(fp.length, float):
@@ -82,20 +83,35 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
                 keep[nk] = j
                 nk += 1
     cdef Py_ssize_t nc = nk * 12
-    contact_ = None
-    cdef const double[:, :] contact
+    # (a hull near: each near base's ring as spots.ring makes it, in order: a hull's its own
+    # array, a disc's written below with ring's arithmetic, x + u t, t = (half one length + half
+    # the other) + the clearance)
+    rings = None
+    cdef const double[:, :] hr
+    cdef double rx, ry
     if hull_near:
         if not _SPOTS_RING:
             from sim.rules.movement.solvers.spots import ring
             from sim.rules.movement.solvers.table import ANGLES
             _SPOTS_RING.append((ring, ANGLES))
         ring, angles = _SPOTS_RING[0]
-        others = table.others
-        contact_ = np.vstack([ring(fp, others[j][1], table.clearance, angles) for j in keep_[:nk].tolist()])
-        if not _all_of((contact_,), F64) or contact_.ndim != 2 or (contact_.shape[0] and contact_.shape[1] != 2):
+        if angles != 12:
             return None
-        contact = contact_
-        nc = contact.shape[0]
+        others = table.others
+        rings = []
+        nc = 0
+        for i in range(nk):
+            ref = others[keep[i]][1]
+            if (ref.shape == "round" and isinstance(ref.x, float) and isinstance(ref.y, float)
+                    and isinstance(ref.length, float)):
+                rings.append(ref)
+                nc += 12
+                continue
+            ring_ = ring(fp, ref, table.clearance, angles)
+            if not _all_of((ring_,), F64) or ring_.ndim != 2 or (ring_.shape[0] and ring_.shape[1] != 2):
+                return None
+            rings.append(ring_)
+            nc += ring_.shape[0]
     seeds_ = None
     cdef const double[:, :] seeds
     cdef Py_ssize_t S = 0
@@ -190,10 +206,22 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
         m = start + 2 * hits
     # the rings round the other bases near them (_Table.contact_spots) and the region's own spots
     cdef const double[:, :] u12
-    if contact_ is not None:
-        for k in range(nc):
-            out[m, 0], out[m, 1] = contact[k, 0], contact[k, 1]
-            m += 1
+    if rings is not None:
+        u12 = directions(12)
+        for i in range(nk):
+            item = rings[i]
+            if isinstance(item, np.ndarray):
+                hr = item
+                for k in range(hr.shape[0]):
+                    out[m, 0], out[m, 1] = hr[k, 0], hr[k, 1]
+                    m += 1
+                continue
+            rx, ry = item.x, item.y
+            t = (0.5 * fp.length + 0.5 * item.length) + clearance
+            for q in range(12):
+                out[m, 0] = rx + u12[q, 0] * t
+                out[m, 1] = ry + u12[q, 1] * t
+                m += 1
     elif nk:
         u12 = directions(12)
         for i in range(nk):
