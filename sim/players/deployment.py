@@ -72,15 +72,11 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
             if battle.check(cmd) is None:
                 return room_for(battle, side, filled(battle, side, cmd))
         return room_for(battle, side, filled(battle, side, DeclareFormations(PLAYER[side])))
-    aboard: dict[str, str] = {}
-    barred: set = set()  # (unit, transport): the other half of a unit split by that transport's rule
-    for a, b, t in split_pairs(battle.scenario.units, side):  # (26 step 7: one half of each in it, first)
-        for h, other in ((a, b), (b, a)):
-            if not room_problems(battle.units[t], [battle.units[u] for u, c in aboard.items() if c == t]
-                                 + [battle.units[h]]):
-                aboard[h] = t
-                barred.add((other, t))
-                break
+    # (26 step 7: one half of each unit a transport's rule split in it, first; the other half
+    # barred from that transport)
+    aboard: dict[str, str] = dict(with_split_halves(battle, side, DeclareFormations(PLAYER[side])).embarked)
+    barred = {(b if aboard.get(a) == t else a, t) for a, b, t in split_pairs(battle.scenario.units, side)
+              if t in (aboard.get(a), aboard.get(b))}
     carriers = [uid for uid in units if W.capacity(battle.units[uid]) is not None]
     for uid in units:
         if uid in carriers or uid in aboard or not carriers or not pick([True, False]):

@@ -459,7 +459,7 @@ def units_near(unit_ent: int, units, inches: float) -> list:
 
 
 def may_be_within(a: int, b: int, inches: float) -> bool:
-    """``units_near`` for one pair: False only when no living model of ``b`` can be within
+    """01.04 ``units_near`` for one pair: False only when no living model of ``b`` can be within
     ``inches`` of one of ``a``'s (nor any subset of them: a bound on every model's distance)."""
     pos, bound = _unit_bounds()
     i, j = pos.get(a), pos.get(b)

@@ -197,3 +197,22 @@ def test_26_07_a_saved_table_keeps_the_halves_and_a_leader_on_one():
     assert halves == {"sisters": ("carrier", "sisters-half-2", "Sisters"),
                       "sisters-half-2": ("carrier", "sisters", "Sisters")}
     assert any(u.parts and u.id == "sisters-half-2" for u in again.units)  # (the canoness leads it still)
+
+
+def test_26_07_the_random_player_starts_one_half_in_the_transport_and_the_other_not():
+    """The random player's battle formations (sim.players.deployment.formations with a pick):
+    over many picks, one half of the split unit, and one only, starts in the transport whose
+    rule split it, and the rules accept every one."""
+    import random
+
+    from sim.players import deployment as D
+    for other in (("INFANTRY",), ("MOUNTED",)):
+        spec = parse_scenario(_data(other=other), "split.toml")
+        with Battle(spec, dice=ForcedDice([])) as b:
+            b.run_command(StartBattle())
+            b._enter()
+            for seed in range(40):
+                rng = random.Random(seed)
+                cmd = D.formations(b, 0, lambda opts: rng.choice(opts))
+                inside = [u for u, t in cmd.embarked if t == "carrier" and u in ("sisters", "sisters-half-2")]
+                assert len(inside) == 1 and b.check(cmd) is None, (seed, cmd)
