@@ -66,7 +66,7 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.box_near", "movement.charge_scores", "movement.coherency_code", "movement.convex_penetrates_polygon",
         "movement.discs_clear", "movement.edges_and_zone", "movement.ends_clear", "movement.enemy_scores", "movement.farther_than", "movement.fps_to_rows", "movement.grow_pick", "movement.grow_spots", "movement.hull_path_problems", "movement.near_each",
         "movement.points_convex_distance", "movement.points_convexes_distance",
-        "movement.points_polys_distance", "movement.rank_spots", "movement.reachable_spots",
+        "movement.points_polys_distance", "movement.rank_spots", "movement.reachable_spots", "movement.rest_mask",
         "movement.ring_spots", "movement.round_features_refuse", "movement.round_paths_clear",
         "movement.rows_near_box", "movement.segments_polys_distance", "movement.spots_fit", "movement.spots_legal", "movement.straight_paths_clear", "movement.toward_spots", "movement.wholly_within", "visibility.apexes_free", "visibility.arc_samples",
         "visibility.capsule_distances",

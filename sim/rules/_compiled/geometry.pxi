@@ -14,6 +14,33 @@
 cdef double PRUNE_SLACK = 1e-7    # geometry._PRUNE_SLACK
 
 
+cdef inline double _core_gap(double cx, double cy, const double[:, :] px, const double[:, :] py,
+                             const double[:, :] abx, const double[:, :] aby, const double[:, :] den,
+                             const unsigned char[:, :] pos, Py_ssize_t h) noexcept nogil:
+    """_round_core_distances' distance from the point (cx, cy) to the core of hull ``h`` of a
+    pack (geometry._hull_pack), before the radius: 0 inside it (every edge's product at least
+    -EPS), else the root of the least of the vertices' and the edges' squared distances."""
+    cdef Py_ssize_t v, V = px.shape[1]
+    cdef double apx, apy, w, sq, t, dx, dy, e, dv = INFINITY, de = INFINITY
+    cdef int outside = 0
+    for v in range(V):
+        apx = cx - px[h, v]
+        apy = cy - py[h, v]
+        w = abx[h, v] * apy - aby[h, v] * apx       # (w = abx * apy; w -= aby * apx)
+        outside |= not (w >= -EPS)
+        sq = apx * apx + apy * apy                  # (the vertex, squared)
+        t = (apx * abx[h, v] + apy * aby[h, v]) / den[h, v]
+        t = t if pos[h, v] else 0.0
+        t = 0.0 if t < 0.0 else t
+        t = 1.0 if t > 1.0 else t
+        dx = apx - t * abx[h, v]
+        dy = apy - t * aby[h, v]
+        e = dx * dx + dy * dy                       # (the edge, squared)
+        dv = sq if sq < dv else dv
+        de = e if e < de else de
+    return sqrt(de if de < dv else dv) if outside else 0.0
+
+
 def round_core_distances(centres_, radii_, pack):
     """geometry._round_core_distances: (N, H) from round bases (centres (N, 2), radii (N,)) to
     the hulls of ``pack`` (geometry._hull_pack)."""
@@ -37,31 +64,12 @@ def round_core_distances(centres_, radii_, pack):
         return None
     out_ = np.empty((N, H))
     cdef double[:, ::1] out = out_
-    cdef double cx, cy, apx, apy, w, sq, t, dx, dy, e, dv, de, d
-    cdef int outside
+    cdef double cx, cy, d
     for i in range(N):
         cx = centres[i, 0]
         cy = centres[i, 1]
         for h in range(H):
-            outside = 0
-            dv = INFINITY
-            de = INFINITY
-            for v in range(V):
-                apx = cx - px[h, v]
-                apy = cy - py[h, v]
-                w = abx[h, v] * apy - aby[h, v] * apx       # (w = abx * apy; w -= aby * apx)
-                outside |= not (w >= -EPS)
-                sq = apx * apx + apy * apy                  # (the vertex, squared)
-                t = (apx * abx[h, v] + apy * aby[h, v]) / den[h, v]
-                t = t if pos[h, v] else 0.0
-                t = 0.0 if t < 0.0 else t
-                t = 1.0 if t > 1.0 else t
-                dx = apx - t * abx[h, v]
-                dy = apy - t * aby[h, v]
-                e = dx * dx + dy * dy                       # (the edge, squared)
-                dv = sq if sq < dv else dv
-                de = e if e < de else de
-            d = sqrt(de if de < dv else dv) if outside else 0.0
+            d = _core_gap(cx, cy, px, py, abx, aby, den, pos, h)
             out[i, h] = _max(d - radii[i], 0.0)
             if out[i, h] != out[i, h]:
                 return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)

@@ -4,8 +4,8 @@ Strike) and its compiled twin (sim.rules.compiled: ``movement.farther_than``) gi
 answer to the bit: seeded round bases and hulls at seeded distances, centres scattered and on
 each limit the reference reads (the bounding circles' and the inner circles' 1e-6" bands and the
 distance itself, measured exactly) and a hair either side, with the circles given and worked out;
-and what the twin leaves to the reference (a hull it would have to measure, a base that is not
-round, another type, a value that is no number). (That the reference is the plain form and the
+hulls among the bases, measured on their exact limits too; and what the twin leaves to the
+reference (a base to place that is not round, another type, a value that is no number). (That the reference is the plain form and the
 exact distance: tests/rules/movement/test_03_02_farther_than.py.)"""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from sim.rules import compiled as C
-from sim.rules.geometry import Footprint, round_base
+from sim.rules.geometry import Footprint, core, round_base
+from sim.rules.movement.kernels import placed_distances
 from sim.rules.movement.solvers import regions as RG
 
 from random_bases import random_base
@@ -60,23 +61,60 @@ def test_farther_than_compiled_is_its_reference_to_the_bit(seed):
     assert seen == {True, False}
 
 
+def _at_hull_limits(rng, fp, hulls, d, k: int) -> np.ndarray:
+    """``k`` centres at the exact distance ``d`` from the base of ``fp`` to some hull of ``hulls``
+    (out from a vertex of its core along the bisector, or from an edge's middle along its
+    normal, by the base's radius and d), nudged by nothing or a hair."""
+    out = []
+    r = 0.5 * fp.length
+    for _ in range(k):
+        q = core(hulls[int(rng.integers(len(hulls)))])[0]
+        i = int(rng.integers(len(q)))
+        a, b, z = q[i], q[(i + 1) % len(q)], q[i - 1]
+        if rng.random() < 0.5:   # (an edge's middle: the outward normal of a ccw polygon)
+            e = b - a
+            n, p = np.array([e[1], -e[0]]) / math.hypot(*e), 0.5 * (a + b)
+        else:                    # (a vertex: between its two edges' outward normals)
+            n1, n2 = np.array([b[1] - a[1], a[0] - b[0]]), np.array([a[1] - z[1], z[0] - a[0]])
+            n = n1 / math.hypot(*n1) + n2 / math.hypot(*n2)
+            n, p = n / math.hypot(*n), a
+        nudge = float(rng.choice([0.0, 1e-15, -1e-15, 1e-12, -1e-12, 1e-7, -1e-7]))
+        out.append(p + (r + d + nudge) * n)
+    return np.array(out, dtype=float).reshape(-1, 2)
+
+
 @built
-def test_farther_than_compiled_among_hulls():
-    """Hulls among the bases: the twin answers wherever the circles settle them (far, or within
-    the inner circles) and leaves to the reference a centre one of them must be measured for."""
-    rng = np.random.default_rng(5)
-    answered = declined = 0
-    for _ in range(60):
+@pytest.mark.parametrize("seed", range(4))
+def test_farther_than_compiled_among_hulls(seed):
+    """Hulls among the bases (a transport beside a disembark's spots, vehicles among the enemy
+    models an ingress keeps away from): the twin measures a hull as placed_distances does, to
+    the bit, on its exact limit and a hair either side too."""
+    rng = np.random.default_rng(seed)
+    seen = set()
+    for _ in range(40):
         fps = [random_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(int(rng.integers(1, 12)))]
-        fp = round_base(32, 0.0, 0.0)
-        c = rng.uniform(-2, 42, size=(int(rng.integers(1, 20)), 2))
-        got, want = KERN.compiled(fp, c, fps, 3.0), KERN.reference(fp, c, fps, 3.0)
-        if got is None:
-            declined += 1
-        else:
-            answered += 1
-            assert C._same_bits(got, want)
-    assert answered and declined
+        hulls = [o for o in fps if o.shape != "round"] or [random_base(rng, 20.0, 20.0, kinds=2)]
+        fps = fps if hulls[0] in fps else fps + hulls
+        fp = round_base(int(rng.choice([25, 32, 40, 60])), 0.0, 0.0)
+        d = float(rng.choice([0.0, 0.5, 1.0, 3.0, 8.0 + RG.SLACK]))
+        c = np.vstack([rng.uniform(-2, 42, size=(int(rng.integers(0, 20)), 2)),
+                       _at_hull_limits(rng, fp, hulls, d, int(rng.integers(1, 30)))])
+        for circles in (None, RG.circles_of(fps)):
+            args = (fp, c, fps, d) if circles is None else (fp, c, fps, d, circles)
+            seen.update(twin_answer(KERN, *args).tolist())
+    assert seen == {True, False}
+
+
+def test_farther_than_at_a_hulls_limit_is_the_exact_distance():
+    """The limits ``_at_hull_limits`` makes are the exact distance (so the twin is tried where a
+    last bit decides): placed_distances there is d within a few 1e-14"."""
+    rng = np.random.default_rng(3)
+    fp = round_base(32, 0.0, 0.0)
+    for _ in range(20):
+        h = random_base(rng, 20.0, 20.0, kinds=2)
+        c = _at_hull_limits(rng, fp, [h], 3.0, 5)
+        got = placed_distances(fp, c, [h])[:, 0]
+        assert np.abs(got - 3.0).max() < 1e-6
 
 
 @built
@@ -86,7 +124,7 @@ def test_farther_than_compiled_declines_what_it_does_not_take():
     c = np.array([[5.0, 7.0], [20.0, 20.0]])
     assert C._same_bits(KERN.compiled(fp, c, fps, 1.0), KERN.reference(fp, c, fps, 1.0))
     oval = Footprint("oval", 0.0, 0.0, 3.5, 2.0, 30.0)
-    assert KERN.compiled(oval, c, fps, 1.0) is None
+    assert KERN.compiled(oval, c, fps, 1.0) is None              # (a hull to place: the reference's)
     assert KERN.compiled(fp, c.astype(np.float32), fps, 1.0) is None
     assert KERN.compiled(fp, c, fps, 1) is None                  # (an int distance: numpy's arithmetic)
     bad = c.copy()

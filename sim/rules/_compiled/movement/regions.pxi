@@ -5,6 +5,7 @@
 
 
 _REGIONS = []   # (sim.rules.movement.solvers.regions.circles_of, found when first needed)
+_REGIONS_PACK = []   # (sim.rules.geometry._hull_pack, found when first needed)
 
 
 def farther_than(fp, c_, fps, d_, circles=None):
@@ -13,8 +14,9 @@ def farther_than(fp, c_, fps, d_, circles=None):
     centres, then each pair's centre distance (the root of the squares) against the bounding
     and the inner circles' limits, then the exact distance (disc_distances' arithmetic) of each
     pair they leave, in the reference's order (a footprint measured for a centre only while it
-    stands). A footprint that is not round and must be measured, an input of another type or a
-    value that is no finite number is the reference's."""
+    stands; a hull measured as placed_distances measures a round base against it: the centre's
+    _points_convex_distance to its core, less the radius, at least 0). A base that is not round,
+    an input of another type or a value that is no finite number is the reference's."""
     if fp.shape != "round" or not _all_of((c_,), F64) or c_.ndim != 2 or type(d_) is not float:
         return None
     cdef const double[:, :] c = c_
@@ -64,6 +66,9 @@ def farther_than(fp, c_, fps, d_, circles=None):
     if m == 0:
         return out_
     cdef Py_ssize_t i
+    cdef double gap
+    cdef const double[:, :] q
+    cores = [None] * n   # (a hull's core polygon, once it is first measured)
     for k in range(K):
         # a centre within some footprint's inner circles' reach is out, whatever else
         for i in range(m):
@@ -84,16 +89,126 @@ def farther_than(fp, c_, fps, d_, circles=None):
             cd = sqrt(dx * dx + dy * dy)
             if not (cd <= ((bf + reach[j]) + d) + 1e-6):
                 continue
-            if rad[j] < 0.0:
+            if rad[j] < 0.0 and cores[j] is None:
                 f = fps[j]
                 if f.shape != "round":
-                    return None   # (a hull to measure: placed_distances' cores, the reference's)
-                rad[j] = 0.5 * f.length
-                if not (0.0 <= rad[j] < 1e150 and f.x == ox[j] and f.y == oy[j]):
-                    return None
-            if not (_max((cd - r) - rad[j], 0.0) > d):
+                    # (a hull: placed_distances' measure of a round base against it, the centre's
+                    # _points_convex_distance to its core less the radius, at least 0)
+                    cores[j] = _hull_core(f)
+                    if cores[j] is None:
+                        return None
+                else:
+                    rad[j] = 0.5 * f.length
+                    if not (0.0 <= rad[j] < 1e150 and f.x == ox[j] and f.y == oy[j]):
+                        return None
+            if rad[j] >= 0.0:
+                gap = _max((cd - r) - rad[j], 0.0)
+            else:
+                q = cores[j]
+                gap = _max(_pt_convex_d(c[k, 0], c[k, 1], q) - r, 0.0)
+            if not (gap > d):
                 ok[k] = False
                 break
+    return out_
+
+
+def _hull_core(f):
+    """The core polygon of the hull ``f`` (geometry.core's, which placed_distances measures a
+    round base against), or None where it is no plain (k, 2) array of finite numbers (the
+    reference's)."""
+    if not _GEOMETRY_CORE:
+        from sim.rules.geometry import core
+        _GEOMETRY_CORE.append(core)
+    q_ = _GEOMETRY_CORE[0](f)[0]
+    if not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
+        return None
+    if not (_bounded(q_.reshape(-1), 1e150)):
+        return None
+    return q_
+
+
+def rest_mask(rule, c_, ok_):
+    """movement.solvers.regions._rest_mask, for a round base: (K,) ``ok`` (a new array: the
+    reference writes into its own) with the region's tests after its edges and zone: wholly
+    within the ``near`` target's distance (the centre's distance to the target, geometry.
+    point_distances' arithmetic: to a round target its hypot less the radius, to a hull's core
+    _round_core_distances'; at least 0, plus the base's radius, against the distance less SLACK),
+    then more than each ``away`` distance from its footprints (farther_than, this module's). A
+    base that is not round or too large for the distance (the "near" mode), a polygon to keep
+    away from, a step's twin that declines, an input of another type or a value that is no
+    finite number is the reference's."""
+    fp, rg = rule.fp, rule.region
+    if fp.shape != "round" or rule.mode == "near" or not _all_of((c_,), F64) or c_.ndim != 2:
+        return None
+    if not _all_of((ok_,), BOOL) or ok_.ndim != 1:
+        return None
+    cdef const double[:, :] c = c_
+    cdef Py_ssize_t K = c.shape[0], k, i
+    if ok_.shape[0] != K or (K and c.shape[1] != 2):
+        return None
+    out_ = np.array(ok_, order="C")
+    cdef unsigned char[::1] ok = out_.view(np.uint8)
+    if K == 0:
+        return out_
+    if not (_finite(c[:, 0]) and _finite(c[:, 1])):
+        return None
+    away = rg.away
+    for a in away:
+        if a.polygons:
+            return None   # (a polygon's distance: the reference's)
+    cdef double r = 0.5 * fp.length, lim, tx, ty, tr, d
+    cdef const double[:, :] px
+    cdef const double[:, :] py
+    cdef const double[:, :] abx
+    cdef const double[:, :] aby
+    cdef const double[:, :] den
+    cdef const unsigned char[:, :] pos
+    cdef const Py_ssize_t[:] sel
+    cdef const unsigned char[:] got
+    near = rg.near
+    if near is not None:
+        lim_ = near.distance - REGION_SLACK
+        target = near.target
+        if type(lim_) is not float or not (-1e150 < r < 1e150):
+            return None
+        lim = lim_
+        if target.shape == "round":
+            tx, ty, tr = target.x, target.y, 0.5 * target.length
+            if not (-1e150 < tx < 1e150 and -1e150 < ty < 1e150 and -1e150 < tr < 1e150):
+                return None
+            for k in range(K):
+                if ok[k]:
+                    d = _max(hypot(c[k, 0] - tx, c[k, 1] - ty) - tr, 0.0)
+                    ok[k] = (d + r) <= lim
+        else:
+            if not _REGIONS_PACK:
+                from sim.rules.geometry import _hull_pack
+                _REGIONS_PACK.append(_hull_pack)
+            px_, py_, _pex, _pey, abx_, aby_, den_, pos_, _every = _REGIONS_PACK[0]((target,))
+            if not (_all_of((px_, py_, abx_, aby_, den_), F64) and _all_of((pos_,), BOOL)):
+                return None
+            if not (_bounded(px_.reshape(-1), 1e150) and _bounded(py_.reshape(-1), 1e150)):
+                return None
+            px, py, abx, aby, den, pos = px_, py_, abx_, aby_, den_, pos_.view(np.uint8)
+            for k in range(K):
+                if ok[k]:
+                    # (point_distances: _round_core_distances of the centre as a point of radius 0)
+                    d = _max(_core_gap(c[k, 0], c[k, 1], px, py, abx, aby, den, pos, 0) - 0.0, 0.0)
+                    ok[k] = (d + r) <= lim
+    for a in away:
+        if not a.fps:
+            continue
+        sel_ = np.flatnonzero(out_)
+        if not len(sel_):
+            break
+        dist_ = a.distance + REGION_SLACK
+        got_ = farther_than(fp, c_[sel_], a.fps, dist_, a._circles) if type(dist_) is float else None
+        if got_ is None:
+            return None
+        sel = sel_
+        got = got_.view(np.uint8)
+        for i in range(sel.shape[0]):
+            ok[sel[i]] = got[i]
     return out_
 
 

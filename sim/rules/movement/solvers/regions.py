@@ -329,34 +329,8 @@ class ModelRule:
         return _edges_and_zone(self, np.asarray(c, dtype=float).reshape(-1, 2))
 
     def _rest_mask(self, c: np.ndarray, ok: np.ndarray) -> np.ndarray:
-        """``mask``'s tests after the battlefield's edges and the zone: the ``near`` target and
-        everything the region keeps away from, of the spots ``ok`` still holds."""
-        rg, fp = self.region, self.fp
-        if rg.near is not None and ok.any():
-            n = rg.near
-            sel = np.flatnonzero(ok)
-            if self.mode == "near":
-                ok[sel] = placed_distances(fp, c[sel], [n.target])[:, 0] <= n.oversized - SLACK
-            elif fp.shape == "round":
-                ok[sel] = point_distances(c[sel], n.target) + 0.5 * fp.length <= n.distance - SLACK
-            else:
-                off = core(fp.moved(0.0, 0.0))[0]
-                pts = (c[sel][:, None, :] + off[None, :, :]).reshape(-1, 2)
-                far = point_distances(pts, n.target).reshape(len(sel), len(off)).max(axis=1)
-                ok[sel] = far <= n.distance - SLACK
-        for a in rg.away:
-            if not ok.any():
-                break
-            sel = np.flatnonzero(ok)
-            if a.fps:
-                ok[sel] = farther_than(fp, c[sel], a.fps, a.distance + SLACK, a._circles)
-                sel = np.flatnonzero(ok)
-            for poly in a.polygons:
-                if not len(sel):
-                    break
-                ok[sel] = _polygon_distances(fp, c[sel], poly) > max(a.distance, 0.0) + SLACK
-                sel = np.flatnonzero(ok)
-        return ok
+        """``mask``'s tests after the battlefield's edges and the zone (``_rest_mask``)."""
+        return _rest_mask(self, c, ok)
 
     def zone_limits(self) -> tuple:
         """Per convex piece of the zone: its outward normals (E, 2) and how far along each the
@@ -461,6 +435,46 @@ def _edges_and_zone(rule: ModelRule, c: np.ndarray) -> np.ndarray:
 
 # (its compiled twin runs where built: sim.rules.compiled)
 _edges_and_zone = kernel("movement.edges_and_zone", _edges_and_zone)
+
+
+def _rest_mask(rule: ModelRule, c: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """03.02 / 03.02.02 / 18.04 / 20.04 ``ModelRule.mask``'s tests after the battlefield's edges
+    and the zone, of the base of ``rule`` at each of ``c`` (K, 2) that ``ok`` (K,) still holds
+    (written into ``ok``, which is returned): wholly within the ``near`` target's distance (the
+    farthest point of the base: a round base's centre distance to the target plus its radius; a
+    hull's farthest core vertex; an oversized base within ``oversized`` of it, edge to edge), and
+    more than each ``away`` distance from its footprints (``farther_than``) and polygons. Each
+    spot's answer is its own."""
+    rg, fp = rule.region, rule.fp
+    if rg.near is not None and ok.any():
+        n = rg.near
+        sel = np.flatnonzero(ok)
+        if rule.mode == "near":
+            ok[sel] = placed_distances(fp, c[sel], [n.target])[:, 0] <= n.oversized - SLACK
+        elif fp.shape == "round":
+            ok[sel] = point_distances(c[sel], n.target) + 0.5 * fp.length <= n.distance - SLACK
+        else:
+            off = core(fp.moved(0.0, 0.0))[0]
+            pts = (c[sel][:, None, :] + off[None, :, :]).reshape(-1, 2)
+            far = point_distances(pts, n.target).reshape(len(sel), len(off)).max(axis=1)
+            ok[sel] = far <= n.distance - SLACK
+    for a in rg.away:
+        if not ok.any():
+            break
+        sel = np.flatnonzero(ok)
+        if a.fps:
+            ok[sel] = farther_than(fp, c[sel], a.fps, a.distance + SLACK, a._circles)
+            sel = np.flatnonzero(ok)
+        for poly in a.polygons:
+            if not len(sel):
+                break
+            ok[sel] = _polygon_distances(fp, c[sel], poly) > max(a.distance, 0.0) + SLACK
+            sel = np.flatnonzero(ok)
+    return ok
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_rest_mask = kernel("movement.rest_mask", _rest_mask)
 
 
 def _points_in_zone(pts: np.ndarray, pieces) -> np.ndarray:
