@@ -204,12 +204,14 @@ def room_for(battle, side: int, cmd: DeclareFormations) -> DeclareFormations:
     board = tuple(battle.scenario.board)
     region, centre = RG.deployment(zone, board), PL.Prefer.toward((board[0] / 2, board[1] / 2))
     allows = _cap(battle, units, aboard)
+    kept: dict = {}   # (each try's units placed before the first held back are the last try's: read back)
     while True:
         # (whether they fit, and which unit did not: no refusal's words are read here)
-        got = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre, explain=False)
+        got = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre, explain=False,
+                            kept=kept)
         if not got and any(PL.turns(b) for b in bases.values()):  # (its vehicles turned, 03.01)
             turned = PL.place_army(list(bases.items()), region, (), battle.scenario.terrain, centre, turn=True,
-                                   explain=False)
+                                   explain=False, kept=kept)
             got = turned if turned else got
         if got:
             break

@@ -245,6 +245,37 @@ def test_03_02_an_army_too_big_for_its_zone_is_refused_naming_the_unit():
     assert P.place_army(army(), R.deployment(SOUTH, BOARD), explain=False) == P.place_army(army(), R.deployment(SOUTH, BOARD))
 
 
+
+def test_03_02_place_army_kept_reads_back_the_units_placed_before(monkeypatch):
+    """``kept``: a try with the same units before reads their searches back (room_for's tries
+    after holding units back); the answers are those without it, and another table (terrain,
+    preference, turning) or another unit before searches afresh."""
+    zone = ((0.0, 0.0), (20.0, 0.0), (20.0, 6.0), (0.0, 6.0))
+    region, units = R.deployment(zone, BOARD), army()
+    calls = []
+    solve = P._solve
+    monkeypatch.setattr(P, "_solve", lambda uid, *a, **k: calls.append(uid) or solve(uid, *a, **k))
+    kept: dict = {}
+    first = P.place_army(units, region, explain=False, kept=kept)
+    assert len(calls) == len(first.placed) + 1
+    assert not first and first == P.place_army(units, region, explain=False)
+    fewer = [u for u in units if u[0] in first.placed]   # (the unit that found no room, and those after, held)
+    del calls[:]
+    again = P.place_army(fewer, region, explain=False, kept=kept)
+    assert again and calls == [] and again == P.place_army(fewer, region, explain=False)
+    assert first.placed == ("leviathan", "tank-a", "tank-b")
+
+    def searched(*args, **kw) -> list:
+        del calls[:]
+        P.place_army(*args, explain=False, kept=kept, **kw)
+        return list(calls)
+
+    assert searched(fewer, region, turn=True) == ["leviathan", "tank-a", "tank-b"]    # (another table)
+    assert searched(fewer, region, prefer=P.Prefer.back(zone, BOARD)) == ["leviathan", "tank-a", "tank-b"]
+    assert searched([u for u in fewer if u[0] != "leviathan"], region) == ["tank-a", "tank-b"]  # (another first)
+    assert searched([u for u in fewer if u[0] != "tank-a"], region) == ["tank-b"]   # (the first read back)
+    assert searched(fewer, region) == []
+
 # --- invariants and the brute-force comparison -------------------------------------------------
 
 BASES = st.sampled_from([rnd(25), rnd(32), rnd(40), rnd(50), rnd(60), oval(90, 52), oval(105, 70), rect(100, 60)])

@@ -687,21 +687,34 @@ def iter_placements(models: Sequence[tuple[str, Footprint]], region: Region,
 def place_army(units: Sequence[tuple[str, Sequence[tuple[str, Footprint]]]], region: Region,
                others: Sequence[tuple[str, Footprint]] = (), terrain=(), prefer: Prefer = Prefer(), *,
                gap: float = GAP, clearance: float = ARMY_CLEARANCE, turn: bool = False,
-               explain: bool = True) -> ArmyPlacement | Refusal:
+               explain: bool = True, kept: dict | None = None) -> ArmyPlacement | Refusal:
     """Set a whole army up in ``region`` (its deployment zone): unit by unit, the unit with the
     largest base first (then the most base area, then by id), each by ``place_unit``'s search
     clear of the units placed before it. A ``Refusal`` names the unit that found no room and
     the units placed before it (``explain`` False: without the words of why, nor the room free
-    and needed, as ``place_unit``'s)."""
+    and needed, as ``place_unit``'s). ``kept``: a dict the caller keeps across calls (a player
+    asking again with some units held back): each unit's search after the same units before it,
+    in the same table (region, other bases, terrain, preference, gap, clearance, turning), is
+    read back from it, as a tree of the units in order, rather than made again (it reads
+    nothing else, so it is the same answer)."""
     table = _Table(region, others, terrain, clearance)
     order = sorted(((str(u), [(str(m), f) for m, f in ms]) for u, ms in units),
                    key=lambda u: (-max((base_area(f) for _m, f in u[1]), default=0.0),
                                   -sum(base_area(f) for _m, f in u[1]), u[0]))
     out: dict[str, Placement] = {}
+    node = None if kept is None else kept.setdefault(
+        (region, tuple(others), tuple(terrain), prefer, gap, clearance, turn), {})
     for uid, models in order:
         if not models:
             continue
-        found, tried = _solve(uid, models, table, prefer, gap, turn, False)
+        step = (uid, tuple(models))
+        hit = None if node is None else node.get(step)
+        if hit is None:
+            hit = (_solve(uid, models, table, prefer, gap, turn, False), {})
+            if node is not None:
+                node[step] = hit
+        (found, tried), below = hit
+        node = None if node is None else below
         if not found:
             if not explain:
                 return Refusal(f"no room for unit {uid} ({len(out)} of {len(order)} units placed)", uid,
