@@ -49,8 +49,10 @@ def forced_tests(battle, moment: str):
         return
     done: set = set()
     for u in W.all_units():  # (ENEMIES / ENEMY_AURA: the affected units, in unit order)
-        if W.off_table(u) or W.unit_destroyed(u):
-            continue
+        if W.off_table(u) or W.unit_destroyed(u) or not any(
+                a.grant.who != V.ENGAGED_ENEMY and FS.due(a.grant.what, moment)
+                for a in RE.reaching(u, (V.FORCED_SHOCK,))):
+            continue  # (none due now reaches it: no conditions read, as acting's answer would be filtered to none)
         for a in RE.acting(battle, u, (V.FORCED_SHOCK,)):
             if a.grant.who == V.ENGAGED_ENEMY or not FS.due(a.grant.what, moment):
                 continue
@@ -62,7 +64,9 @@ def forced_tests(battle, moment: str):
             yield from _test(battle, u, a)
     picked: dict = {}
     for holder in W.all_units():  # (ENGAGED_ENEMY: each holding unit picks, in unit order)
-        if W.off_table(holder) or W.unit_destroyed(holder):
+        if W.off_table(holder) or W.unit_destroyed(holder) or not any(
+                a.grant.who == V.ENGAGED_ENEMY and FS.due(a.grant.what, moment)
+                for a in RE.reaching(holder, (V.FORCED_SHOCK,))):
             continue
         for a in RE.acting(battle, holder, (V.FORCED_SHOCK,)):
             if a.grant.who != V.ENGAGED_ENEMY or not FS.due(a.grant.what, moment):

@@ -198,6 +198,8 @@ def returns(battle, moment: str) -> None:
             continue
         if moment == V.AT_COMMAND and ts is not None and esper.component_for_entity(u, Unit).owner != ts.active:
             continue
+        if not any(a.grant.what.trigger == moment for a in RE.reaching(u, (V.RETURN,))):
+            continue  # (none due now reaches it: no conditions read, as acting's answer would be filtered to none)
         for a in RE.acting(battle, u, (V.RETURN,)):
             e = a.grant.what
             if e.trigger != moment:

@@ -192,7 +192,7 @@ def copy_spatial(sp: SpatialIndex) -> SpatialIndex:
 
 RESOURCES = {
     "spatial": copy_spatial,
-    "has_rules": SHARE, "rule_auras": SHARE, "conferred": SHARE,  # (fixed by the scenario)
+    "has_rules": SHARE, "rule_auras": SHARE, "rule_kinds": SHARE, "conferred": SHARE,  # (fixed by the scenario)
 }
 TURN_STATE = {"mission": SHARE, "objectives": SHARE}  # (fixed by the scenario)
 

@@ -49,6 +49,9 @@ class Resources:
     # every (holding unit, held rule, aura grant) of the battle (sim.world.rule_effects), listed
     # on first use
     rule_auras: tuple | None = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})
+    # the kinds of grant the battle's rules can make (sim.world.rule_effects.kinds_held), listed on
+    # first use
+    rule_kinds: frozenset | None = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})
     # in a battle with rules, sim.world.rule_reads.conferred_hooks (the hooks of the unit abilities
     # rules confer on a unit now), which queries.every_model_has reads; None without rules
     conferred: object = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})

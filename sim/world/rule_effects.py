@@ -171,6 +171,26 @@ def _aura_sources() -> tuple:
     return res.rule_auras
 
 
+def kinds_held() -> frozenset:
+    """The kinds of grant (V.KINDS) the battle's rules can make: those of every grant a unit holds,
+    and of the lasting grants of each ritual a RITUAL grant opens (sim.phases.rituals puts them in
+    force). Fixed by the scenario, so listed once (Resources.rule_kinds): a grant of another kind
+    reaches no unit."""
+    res = R.current
+    if res.rule_kinds is None:
+        from sim.rules.effects import table
+        kinds = set()
+        for u in W.all_units():
+            for h in held_by(u):
+                for g in h.record.grants:
+                    kinds.add(g.what.kind)
+                    rec = table.by_key(g.what.ability) if g.what.kind == V.RITUAL else None
+                    if rec is not None:
+                        kinds.update(x.what.kind for x in RT.lasting(rec))
+        res.rule_kinds = frozenset(kinds)
+    return res.rule_kinds
+
+
 def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting]:
     """Every grant (of ``kinds``, all if None) that reaches ``unit_ent`` now by who holds it and
     where (module docstring), before its conditions: its own rules' first, then the auras of the
@@ -180,7 +200,7 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
     the battlefield and within range) is read once while nothing moves, comes or goes
     (``_reach``, kept with W.kept_while_still); what the armies' choices decide (a chosen friend
     picked, a ritual in force) is read on every call: a choice can change while nothing moves."""
-    if not any_rules():
+    if not any_rules() or (kinds is not None and kinds_held().isdisjoint(kinds)):
         return []
     kept = W.kept_while_still()
     key = ("reaching", unit_ent)

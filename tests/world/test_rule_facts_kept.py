@@ -208,7 +208,8 @@ def test_reaching_kept_while_still_reads_as_a_fresh_one_through_whole_battles(tm
     the default and the random players: after every third command, for every unit (those off the
     battlefield and destroyed too), the grants reaching it, of every kind and of some kinds, kept
     while nothing moves (sim.world.rule_effects._reach, _aura_candidates), are a fresh reading's,
-    in order; and no pair of units the units' boxes say is farther than an inch count is within it
+    in order (of each kind alone too, the kinds no rule of the battle grants answered first: none);
+    and no pair of units the units' boxes say is farther than an inch count is within it
     (sim.world.queries.may_be_within, which an aura's range reads first). A chosen friend's pick,
     which changes while nothing moves: test_rule_reach."""
     from rules_replay import default_table_with
@@ -224,6 +225,9 @@ def test_reaching_kept_while_still_reads_as_a_fresh_one_through_whole_battles(tm
                 kept = RE.reaching(u, kinds)
                 assert kept == _fresh_reaching(u, kinds) == _walked(u, kinds)
                 reached.update((a.grant.who, a.holder == u) for a in kept)
+            every = _walked(u)
+            for kind in V.KINDS:   # (a kind no rule of the battle can grant: none, read first, RE.kinds_held)
+                assert RE.reaching(u, (kind,)) == [a for a in every if a.grant.what.kind == kind]
             for o in units:
                 if o == u or W.unit_destroyed(u) or W.unit_destroyed(o):
                     continue
