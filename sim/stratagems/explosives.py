@@ -54,15 +54,15 @@ def _offer(battle, player: int, moment: Moment):
     options: list[str] = []
     found: dict[str, tuple[int, int, int]] = {}
     for u in own_units(player):
-        if not W.unit_keywords(u) & set(KEYWORDS):
+        if not W.unit_keywords(u) & _KEYWORDS:
             continue
-        if not allowed(battle, RECORD, player, u, SG.DURING_PHASE):
+        # (the unengaged enemy units the two units' boxes do not put farther than 8": W.units_near,
+        # a superset, in order; the others have no thrower within 8", as ``thrower`` would find.
+        # Most units have none: whether the stratagem is allowed on the unit is asked after)
+        near = [e for e in W.units_near(u, W.enemy_units(u), RANGE) if not W.unit_engaged(e)]
+        if not near or not allowed(battle, RECORD, player, u, SG.DURING_PHASE):
             continue
-        # (the enemy units the two units' boxes do not put farther than 8": W.units_near, a
-        # superset, in order; the others have no thrower within 8", as ``thrower`` would find)
-        for e in W.units_near(u, W.enemy_units(u), RANGE):
-            if W.unit_engaged(e):
-                continue
+        for e in near:
             m = thrower(battle, u, e)
             if m is not None:
                 key = pair(uid(u), uid(e))
