@@ -15,6 +15,7 @@ from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
 from sim.rules.arrays import tile
+from sim.rules.effects import vocabulary as V
 from sim.rules.visibility.sight import benefit_of_cover as cover_rule
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 from sim.world import queries as W
@@ -250,6 +251,8 @@ class BattleVisibility:
         within X") as 24.24's range: each living model of a unit it acts on gets the smaller of
         its Lone Operative range and X. Worked out again when the turn, phase, positions or the
         rules' choices change."""
+        if not self._limited and V.TARGET_LIMIT not in RE.kinds_held():
+            return  # (no rule of the battle limits a target, and no unit is limited: nothing to sync)
         battle = self.battle
         ts = battle.turn_state
         res = R.current
