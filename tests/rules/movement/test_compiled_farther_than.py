@@ -34,7 +34,9 @@ def _at_limits(rng, fp, fps, d, k: int) -> np.ndarray:
     r, bf, inf = 0.5 * fp.length, fp.bounding_radius, RG._inner(fp)
     for _ in range(k):
         o = fps[int(rng.integers(len(fps)))]
-        ang = rng.uniform(0, 2 * math.pi)
+        # (straight along x too: the twin reads a centre's footprints by their x, within the
+        # bounding circles' limit, and those on it a hair either side are its edge cases)
+        ang = float(rng.choice([rng.uniform(0, 2 * math.pi), 0.0, math.pi]))
         nudge = float(rng.choice([0.0, 1e-15, -1e-15, 1e-12, -1e-12, 1e-7, -1e-7]))
         lim = float(rng.choice([r + 0.5 * o.length + d, bf + o.bounding_radius + d + 1e-6,
                                 inf + RG._inner(o) + d - 1e-6]))

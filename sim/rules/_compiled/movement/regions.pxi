@@ -13,8 +13,9 @@ def farther_than(fp, c_, fps, d_, circles=None):
     of ``c`` is more than ``d`` from every one of ``fps``: their bounding circles' box about the
     centres, then each pair's centre distance (the root of the squares) against the bounding
     and the inner circles' limits, then the exact distance (disc_distances' arithmetic) of each
-    pair they leave, in the reference's order (a footprint measured for a centre only while it
-    stands; a hull measured as placed_distances measures a round base against it: the centre's
+    pair they leave (a footprint measured for a centre only while it stands, in the order of
+    their x: every test of a pair is its own, so the order changes no answer; and only those
+    whose x is within the bounding circles' limit of the centre's, a hair more); a hull measured as placed_distances measures a round base against it: the centre's
     _points_convex_distance to its core, less the radius, at least 0). A base that is not round,
     an input of another type or a value that is no finite number is the reference's."""
     if fp.shape != "round" or not _all_of((c_,), F64) or c_.ndim != 2 or type(d_) is not float:
@@ -65,14 +66,42 @@ def farther_than(fp, c_, fps, d_, circles=None):
             m += 1
     if m == 0:
         return out_
-    cdef Py_ssize_t i
+    # those footprints in the order of their centres' x, and the widest reach: a centre reads only
+    # the footprints whose x is within it (a hair more), the others being beyond the bounding
+    # circles' limit, which every test below needs (cd >= |dx| up to three roundings)
+    order_ = cols_[:m][np.argsort(ox_[cols_[:m]], kind="stable")]
+    sx_ = np.ascontiguousarray(ox_[order_])
+    cdef const Py_ssize_t[::1] scols = order_
+    cdef const double[::1] sx = sx_
+    cdef double lim = 0.0, w, x0, x1
+    cdef Py_ssize_t i, a, b, mid, lo_i, hi_i
+    for i in range(m):
+        lim = _max(lim, ((bf + reach[scols[i]]) + d) + 1e-6)
     cdef double gap
     cdef const double[:, :] q
     cores = [None] * n   # (a hull's core polygon, once it is first measured)
     for k in range(K):
+        w = lim * (1.0 + 1e-12) + 1e-9 * (1.0 + fabs(c[k, 0]))
+        x0, x1 = c[k, 0] - w, c[k, 0] + w
+        a, b = 0, m   # (the first footprint at or past x0)
+        while a < b:
+            mid = (a + b) // 2
+            if sx[mid] < x0:
+                a = mid + 1
+            else:
+                b = mid
+        lo_i = a
+        b = m         # (the first past x1)
+        while a < b:
+            mid = (a + b) // 2
+            if sx[mid] <= x1:
+                a = mid + 1
+            else:
+                b = mid
+        hi_i = a
         # a centre within some footprint's inner circles' reach is out, whatever else
-        for i in range(m):
-            j = cols[i]
+        for i in range(lo_i, hi_i):
+            j = scols[i]
             dx = c[k, 0] - ox[j]
             dy = c[k, 1] - oy[j]
             cd = sqrt(dx * dx + dy * dy)
@@ -82,8 +111,8 @@ def farther_than(fp, c_, fps, d_, circles=None):
         if not ok[k]:
             continue
         # then the pairs the circles leave, footprint by footprint, while the centre stands
-        for i in range(m):
-            j = cols[i]
+        for i in range(lo_i, hi_i):
+            j = scols[i]
             dx = c[k, 0] - ox[j]
             dy = c[k, 1] - oy[j]
             cd = sqrt(dx * dx + dy * dy)
