@@ -7,6 +7,7 @@ reason."""
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -374,9 +375,10 @@ def test_03_02_it_finds_a_placement_where_a_brute_force_packer_does(bases, size)
 def test_03_02_a_table_searched_from_every_side_answers_as_a_fresh_one(n, partial, outcomes, monkeypatch):
     """A disembark searches one table (placement.table_for) from each side of its transport in
     turn: the growths without a preference it keeps for the searches after (_Table.grown, the
-    compact and square fallbacks of an anchor two searches share) make every side's answer the
-    one a search that keeps none gives: the placement, or the refusal and its words (what the
-    search got to); a table given a unit's bases more (``add``) forgets them."""
+    compact and square fallbacks of an anchor two searches share) and the anchors' legality
+    verdicts (_Table.verdicts: each side tests the same candidates in its own order) make every
+    side's answer the one a search that keeps none gives: the placement, or the refusal and its
+    words (what the search got to); a table given a unit's bases more (``add``) forgets them."""
     transport = Footprint("rect", 30.0, 22.0, 5.0, 3.0)
     crowd = [(f"c{i}", rnd(40).moved(30.0 + 5.5 * math.cos(a), 22.0 + 4.5 * math.sin(a)))
              for i, a in enumerate(k * math.pi / 5 for k in range(1, 10, 2))]
@@ -404,8 +406,23 @@ def test_03_02_a_table_searched_from_every_side_answers_as_a_fresh_one(n, partia
     assert set(found) == outcomes  # (30 bases fit only in part, 18.05)
     if False in outcomes:
         assert table.grown  # (the fallbacks of the sides that failed, kept for the sides after)
+    (c, _group, known), = table.verdicts.values()   # (the anchors' verdicts, read by the sides after)
+    assert len(c) == len(known) and (known >= 0).any() and set(known.tolist()) <= {-1, 0, 1}
     table.add(unit("late", rnd(32).moved(10.0, 10.0), 1))
-    assert table.grown == {}
+    assert table.grown == {} and table.verdicts == {}
+
+
+def test_03_02_a_zones_anchor_verdicts_are_not_kept():
+    """A region with a zone tests its spots by a matrix product, which could round a spot
+    differently beside others: its anchors' verdicts are not kept for another search (each
+    tested with the spots of its own chunk)."""
+    zoned = P.table_for(R.deployment(SOUTH, BOARD))
+    c, group = np.array([[5.0, 5.0], [9.0, 3.0]]), np.zeros(2, dtype=int)
+    assert P._known_verdicts(zoned, (rnd(32), False), c, group) is None and zoned.verdicts == {}
+    free = P.table_for(R.out_of_transport(BOARD, rnd(60).moved(30.0, 22.0)))
+    known = P._known_verdicts(free, (rnd(32), False), c, group)
+    assert known.tolist() == [-1, -1] and P._known_verdicts(free, (rnd(32), False), c, group) is known
+    assert P._known_verdicts(free, (rnd(32), False), c[::-1].copy(), group) is not known   # (other spots)
 
 
 def test_03_02_a_refusal_unexplained_skips_measuring_the_free_room():

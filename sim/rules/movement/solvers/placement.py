@@ -554,7 +554,8 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
     span = np.max(highs, axis=0) - np.min(lows, axis=0)   # (every spot's, those left out too)
     step = min(ANCHOR_APART, max(0.1 * float(span.min()), 0.05))   # (a small region: anchors closer)
     others = table.others
-    for i in _legal_in_rank_order(ranked, c, group, facings, table):
+    known = _known_verdicts(table, (fp0, turn), c, group)
+    for i in _legal_in_rank_order(ranked, c, group, facings, table, known):
         p = c[i]
         if any((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 < step ** 2 for q in attempts):
             continue
@@ -588,19 +589,46 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
             return
 
 
-def _legal_in_rank_order(ranked: _Ranking, c: np.ndarray, group: np.ndarray, facings, table: _Table):
+def _legal_in_rank_order(ranked: _Ranking, c: np.ndarray, group: np.ndarray, facings, table: _Table,
+                         known: np.ndarray | None = None):
     """The indices of the legal candidates in ``ranked``'s order: tested a chunk at a time, so a
-    search that finds its anchor early tests few spots (and orders few)."""
+    search that finds its anchor early tests few spots (and orders few). ``known`` (int8, one
+    per candidate: -1 not yet tested, else the verdict): the verdicts a search of the same
+    candidates on the same table found before, read instead of tested again, and those found
+    here written into it (``_known_verdicts``)."""
     start, size = 0, CHUNK
     while start < len(ranked):
         idx = ranked.prefix(start + size)[start:]
         start, size = start + size, min(2 * size, MAX_CHUNK)
-        ok = np.zeros(len(idx), dtype=bool)
+        if known is None:
+            ok = np.zeros(len(idx), dtype=bool)
+            todo = None
+        else:
+            was = known[idx]
+            ok = was == 1
+            todo = was < 0
         for g, f in enumerate(facings):
-            sel = np.flatnonzero(group[idx] == g)
+            sel = np.flatnonzero(group[idx] == g) if todo is None else np.flatnonzero((group[idx] == g) & todo)
             if len(sel):
                 ok[sel] = table.legal(f, c[idx[sel]])
+        if todo is not None:
+            known[idx[todo]] = ok[todo]
         yield from idx[ok].tolist()
+
+
+def _known_verdicts(table: _Table, key, c: np.ndarray, group: np.ndarray) -> np.ndarray | None:
+    """The legality verdicts of the anchor candidates ``c`` (by facing ``group``) a search of the
+    same table found before (another side preferred: a disembark's directions search the same
+    candidates in other orders), kept on the table until its next ``add``: -1 where none was
+    tested. Only for a region with no zone, where each spot's verdict is its own (a zone's test is
+    a matrix product, which could round a spot differently beside others: ModelRule.edges_mask);
+    None otherwise."""
+    if table.region.zone is not None:
+        return None
+    got = table.verdicts.get(key)
+    if got is None or not (np.array_equal(got[0], c) and np.array_equal(got[1], group)):
+        got = table.verdicts[key] = (c, group, np.full(len(c), -1, dtype=np.int8))
+    return got[2]
 
 
 def _refusal(unit: str, models, table: _Table, tried: _Tried) -> Refusal:

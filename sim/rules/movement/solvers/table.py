@@ -101,6 +101,9 @@ class _Table:
         # this table: kept until the next ``add`` (a placement searched again from another side
         # grows the same ones from the anchors the two searches share)
         self.grown: dict = {}
+        # the legality verdicts of a search's anchor candidates (placement._known_verdicts), by the
+        # anchor's base and turning: kept until the next ``add``, as ``grown``
+        self.verdicts: dict = {}
         self._boxes()
         self.add(others)
 
@@ -118,6 +121,7 @@ class _Table:
         self.bound = np.concatenate([self.bound, rows[:, 3]])
         self.hulls += [k + i for i, (_m, f) in enumerate(items) if f.shape != "round"]
         self.grown = {}
+        self.verdicts = {}
         self._boxes()
 
     def _boxes(self) -> None:
@@ -191,10 +195,15 @@ class _Table:
             return np.zeros((0, 2))
         if fp.shape == "round":
             rr = self.radius[keep]
+            u = directions(ANGLES)
+            t = rr + 0.5 * fp.length + self.clearance
+            rings = oc[keep][:, None, :] + t[:, None, None] * u[None, :, :]   # (each round base's ring)
             if (rr > 0).all():
-                u = directions(ANGLES)
-                t = rr + 0.5 * fp.length + self.clearance
-                return (oc[keep][:, None, :] + t[:, None, None] * u[None, :, :]).reshape(-1, 2)
+                return rings.reshape(-1, 2)
+            # (hulls among them: theirs by ``ring``, in order with the round bases' rings, which are
+            # ``ring``'s own arithmetic, term by term)
+            return np.vstack([rings[i] if rr[i] > 0 else ring(fp, self.others[j][1], self.clearance, ANGLES)
+                              for i, j in enumerate(keep.tolist())])
         return np.vstack([ring(fp, self.others[j][1], self.clearance, ANGLES) for j in keep.tolist()])
 
     def free_area(self, fp: Footprint) -> float:
