@@ -12,12 +12,13 @@ def farther_than(fp, c_, fps, d_, circles=None):
     """movement.solvers.regions.farther_than, for a round base: (K,) whether the base at each
     of ``c`` is more than ``d`` from every one of ``fps``: their bounding circles' box about the
     centres, then each pair's centre distance (the root of the squares) against the bounding
-    and the inner circles' limits, then the exact distance (disc_distances' arithmetic) of each
-    pair they leave (a footprint measured for a centre only while it stands, in the order of
-    their x: every test of a pair is its own, so the order changes no answer; and only those
-    whose x is within the bounding circles' limit of the centre's, a hair more); a hull measured as placed_distances measures a round base against it: the centre's
-    _points_convex_distance to its core, less the radius, at least 0). A base that is not round,
-    an input of another type or a value that is no finite number is the reference's."""
+    and the inner circles' limits, then the exact distance of each pair they leave (a round
+    footprint by disc_distances' arithmetic; a hull as placed_distances measures a round base
+    against it: the centre's _points_convex_distance to its core, less the radius, at least 0).
+    A centre reads only the footprints whose x is within the bounding circles' widest limit of
+    its own (a hair more), in the order of their x, each measured only while the centre stands:
+    every test of a pair is its own, so neither changes an answer. A base that is not round, an
+    input of another type or a value that is no finite number is the reference's."""
     if fp.shape != "round" or not _all_of((c_,), F64) or c_.ndim != 2 or type(d_) is not float:
         return None
     cdef const double[:, :] c = c_
