@@ -141,7 +141,9 @@ class DefaultPlayer(Player):
             # other is refused, so the first accepted is the same, without planning the rest)
             for e in could_shoot(battle, u, O.enemies_by_distance(u)):
                 exp = O.shoot_at(battle, u, e)
-                if exp is not None and battle.check(exp.command) is None:
+                # (a Shoot the expansion knows is refused, a weapon no model can use at ``e``, is
+                # not put to the check: Expansion.refused)
+                if exp is not None and exp.refused is None and battle.check(exp.command) is None:
                     return exp.command
         return None
 

@@ -43,9 +43,9 @@ def note_left_out(battle: Battle, step, left_out: list) -> None:
 
 def run_step(battle: Battle, scenario, step, recorder=None) -> None:
     """Submit and resolve every command of one script step (sim.scenario.script_run.step_commands)."""
-    for cmd, left_out in step_commands(battle, step):
-        submit_and_resolve(battle, scenario, step.where, cmd, answer_from(step.decisions), recorder,
-                           step, left_out)
+    for got in step_commands(battle, step):
+        submit_and_resolve(battle, scenario, step.where, got.command, answer_from(step.decisions), recorder,
+                           step, got.left_out)
 
 
 def submit_and_resolve(battle: Battle, scenario, where: str, cmd, answer, recorder=None, step=None,

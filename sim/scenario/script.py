@@ -408,10 +408,14 @@ def _targets(r: Reader, carried, unit_ids, own) -> dict:
 
 class Expansion(NamedTuple):
     """A script step expanded against the live battle: its explicit command, and the models
-    its ``targets`` shorthand left out: [model id, weapon, target unit, why (with the rule)]."""
+    its ``targets`` shorthand left out: [model id, weapon, target unit, why (with the rule)].
+    ``refused``: for a Shoot whose shorthand found a weapon no model can use at its target (its
+    selections kept, so the check refuses the command with the rule's reason), that reason;
+    else None (the check decides)."""
 
     command: object
     left_out: list
+    refused: str | None = None
 
 
 _READERS = {C.END_PHASE: _end_phase_step, C.END_TURN: _end_turn_step, C.MOVE: _move_step, C.SHOOT: _attack_step,

@@ -266,7 +266,10 @@ def expand(battle, step: ScriptStep, shared: dict | None = None) -> Expansion:
             left_out.append([s.model, s.weapon, s.target, why])
     if record is C.SHOOT:
         deck = tuple(a.get("firing_deck", {}).items())
-        return Expansion(Shoot(a["unit"], tuple(chosen), a.get("type"), firing_deck=deck), left_out)
+        # (a selection kept though no model can use its weapon there: the check's own 04.02 facts
+        # and answer, ranged_target_problem, refuse the command with that reason)
+        refused = next((why for s, why in sels if why is not None and not usable[(s.weapon, s.target)]), None)
+        return Expansion(Shoot(a["unit"], tuple(chosen), a.get("type"), firing_deck=deck), left_out, refused)
     return Expansion(Fight(a["unit"], tuple(chosen)), left_out)
 
 

@@ -113,26 +113,29 @@ def add_load(opt: Option, load: dict) -> None:
 
 def shoot_spec(battle, u: int, spec: dict, shared: dict | None = None):
     """A Shoot of ``u`` from a weapon -> target uid table (the shorthand: models that cannot
-    use a weapon at its target leave it out, 04.02). ``shared``: expand's, kept by the caller
-    while nothing moves or dies."""
+    use a weapon at its target leave it out, 04.02), or None when no model can use one of the
+    weapons at its target (the expansion says so, Expansion.refused: the rules would refuse the
+    command for it, and its check is spared). ``shared``: expand's, kept by the caller while
+    nothing moves or dies."""
     step = ScriptStep(attack_action(AttackKind.SHOOTING, O.uid(u), {w: {t: None} for w, t in spec.items()}),
                       {}, "policy")
-    return expand(battle, step, shared).command
+    got = expand(battle, step, shared)
+    return None if got.refused else got.command
 
 
 def _shoot(player, battle, u: int, spec: dict):
     """``shoot_spec``, kept for the phase (player.memo) while no model moves, arrives or is
     removed (the spatial index's version): what it reads of the table (who can see and reach
-    whom, 04.02) changes only then; the wounds the shooting before it dealt do not count."""
+    whom, 04.02) changes only then; the wounds the shooting before it dealt do not count. None:
+    the rules refuse that Shoot (``shoot_spec``)."""
     version = W.spatial().version
     key = ("spec", u, tuple(spec.items()), version)
-    got = player.memo.get(key)
-    if got is None:
+    if key not in player.memo:   # (None kept too: a Shoot the expansion knows is refused)
         # (the unit's shooting type and its view of each target, shared by its expansions
         # while the table stands: sim.scenario.script_run.expand)
         shared = player.memo.setdefault(("expand shared", u, version), {})
-        got = player.memo[key] = shoot_spec(battle, u, spec, shared)
-    return got
+        player.memo[key] = shoot_spec(battle, u, spec, shared)
+    return player.memo[key]
 
 
 def ranged_groups(u: int) -> dict[str, list[str]]:

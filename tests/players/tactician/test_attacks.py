@@ -201,3 +201,31 @@ def test_an_attack_s_odds_are_solved_once_a_battle_for_an_equal_problem(monkeypa
         again = J.attack_odds(b, Shoot(cmd.unit, cmd.selections, cmd.type))
         assert first is not None and again == first and first.targets[0].destroyed > 0
         assert calls == []
+
+
+def test_a_shoot_the_expansion_knows_is_refused_is_refused_by_the_check(monkeypatch):
+    """A Shoot whose shorthand found a weapon no model can use at its target (a target the
+    phase's list keeps after its seen models were removed, Expansion.refused) is left out of the
+    tactician's options without its check: in whole battles, every such command is one the
+    rules refuse at that moment, and some come up."""
+    from pathlib import Path
+
+    from sim.players import play_battle
+    from sim.scenario.load import load_scenario
+    from sim.analysis.stats import with_players
+    from sim.scenario import script_run as SR
+    seen = []
+    expand = SR.expand
+
+    def checked(battle, step, shared=None):
+        got = expand(battle, step, shared)
+        if got.refused is not None:
+            assert battle.check(got.command) is not None
+            seen.append(got.refused)
+        return got
+    monkeypatch.setattr(A, "expand", checked)
+    root = Path(__file__).resolve().parents[3]
+    spec = with_players(load_scenario(root / "scenarios/ladder/full_size.toml"), ("tactician", "tactician"))
+    with Battle(spec, seed=1) as b:
+        play_battle(b, spec)
+    assert seen and all("(04.02)" in w or "(06.01)" in w or "(1" in w for w in seen)
