@@ -275,6 +275,11 @@ class Battle:
             c = self._checked = (mark, {})
         return c[1]
 
+    def mark(self) -> tuple[int, int]:
+        """``_mark`` for a caller that keeps a verdict of its own (a player that knows a command
+        refused when it built it): equal marks, nothing a command's legality reads has changed."""
+        return self._mark()
+
     def _mark(self) -> tuple[int, int]:
         """What changes whenever anything a command's legality reads may have changed: every
         roll, move, removal, answer and phase change is an event, and every command resolved

@@ -72,6 +72,10 @@ def evaluate(player, battle, u: int, command, label: str, tie: str = "") -> Opti
     key = ("odds", command, _signature(battle, command))
     if key in player.memo:
         odds = player.memo[key]
+    elif player.memo.get(("refused", command)) == battle.mark():
+        # (its expansion found a weapon no model can use, and nothing has happened since: the
+        # check's verdict, a refusal, without the check)
+        odds = player.memo[key] = None
     else:
         odds = player.memo[key] = (J.attack_odds(battle, command) if battle.check(command) is None else None)
     if odds is None:
@@ -112,30 +116,33 @@ def add_load(opt: Option, load: dict) -> None:
 # --- shooting --------------------------------------------------------------------------------
 
 def shoot_spec(battle, u: int, spec: dict, shared: dict | None = None):
-    """A Shoot of ``u`` from a weapon -> target uid table (the shorthand: models that cannot
-    use a weapon at its target leave it out, 04.02), or None when no model can use one of the
-    weapons at its target (the expansion says so, Expansion.refused: the rules would refuse the
-    command for it, and its check is spared). ``shared``: expand's, kept by the caller while
-    nothing moves or dies."""
+    """The expansion of a Shoot of ``u`` from a weapon -> target uid table (the shorthand: models
+    that cannot use a weapon at its target leave it out, 04.02): its command, and whether the
+    expansion already knows the rules refuse it now (Expansion.refused). ``shared``: expand's,
+    kept by the caller while nothing moves or dies."""
     step = ScriptStep(attack_action(AttackKind.SHOOTING, O.uid(u), {w: {t: None} for w, t in spec.items()}),
                       {}, "policy")
-    got = expand(battle, step, shared)
-    return None if got.refused else got.command
+    return expand(battle, step, shared)
 
 
 def _shoot(player, battle, u: int, spec: dict):
-    """``shoot_spec``, kept for the phase (player.memo) while no model moves, arrives or is
-    removed (the spatial index's version): what it reads of the table (who can see and reach
-    whom, 04.02) changes only then; the wounds the shooting before it dealt do not count. None:
-    the rules refuse that Shoot (``shoot_spec``)."""
+    """``shoot_spec``'s command, kept for the phase (player.memo) while no model moves, arrives or
+    is removed (the spatial index's version): what it reads of the table (who can see and reach
+    whom, 04.02) changes only then; the wounds the shooting before it dealt do not count. A
+    command its expansion knew refused is noted with the battle's mark then (Battle.mark): its
+    check is spared while nothing has happened since (``evaluate``)."""
     version = W.spatial().version
     key = ("spec", u, tuple(spec.items()), version)
-    if key not in player.memo:   # (None kept too: a Shoot the expansion knows is refused)
+    got = player.memo.get(key)
+    if got is None:
         # (the unit's shooting type and its view of each target, shared by its expansions
         # while the table stands: sim.scenario.script_run.expand)
         shared = player.memo.setdefault(("expand shared", u, version), {})
-        player.memo[key] = shoot_spec(battle, u, spec, shared)
-    return player.memo[key]
+        exp = shoot_spec(battle, u, spec, shared)
+        got = player.memo[key] = exp.command
+        if exp.refused is not None:
+            player.memo[("refused", got)] = battle.mark()
+    return got
 
 
 def ranged_groups(u: int) -> dict[str, list[str]]:

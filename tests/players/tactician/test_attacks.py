@@ -229,3 +229,23 @@ def test_a_shoot_the_expansion_knows_is_refused_is_refused_by_the_check(monkeypa
     with Battle(spec, seed=1) as b:
         play_battle(b, spec)
     assert seen and all("(04.02)" in w or "(06.01)" in w or "(1" in w for w in seen)
+
+
+def test_a_refusal_the_expansion_knew_is_kept_only_while_nothing_happens(monkeypatch):
+    """The option of a command its expansion knew refused is dropped without the check only
+    while the battle's mark is the one it was noted at: the same command met later (its
+    expansion no longer refused, the engaged enemy gone, say) is checked again."""
+    red = [unit("r-gun", model([(10, 10), (11.5, 10)], ["gun"]))]
+    blue = [unit("b-line", model([(10, 22), (11.5, 22)], ["gun"]))]
+    with _battle(red, blue) as b:
+        p = _to_shooting(b)
+        u = b.units["r-gun"]
+        cmd = A._shoot(p, b, u, {"gun": "b-line"})
+        checked = []
+        check = b.check
+        monkeypatch.setattr(b, "check", lambda c: checked.append(c) or check(c))
+        p.memo[("refused", cmd)] = b.mark()                 # (as if its expansion knew it refused now)
+        assert A.evaluate(p, b, u, cmd, "") is None and checked == []
+        p.memo.clear()
+        p.memo[("refused", cmd)] = (b.mark()[0] - 1, b.mark()[1])   # (noted before something happened)
+        assert A.evaluate(p, b, u, cmd, "") is not None and checked[:1] == [cmd]
