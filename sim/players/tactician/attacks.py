@@ -129,18 +129,24 @@ def _shoot(player, battle, u: int, spec: dict):
     """``shoot_spec``'s command, kept for the phase (player.memo) while no model moves, arrives or
     is removed (the spatial index's version): what it reads of the table (who can see and reach
     whom, 04.02) changes only then; the wounds the shooting before it dealt do not count. A
-    command its expansion knew refused is noted with the battle's mark then (Battle.mark): its
-    check is spared while nothing has happened since (``evaluate``)."""
+    command its expansion knew refused, from views all made at the battle's mark then
+    (Battle.mark), is noted with that mark: its check is spared while nothing has happened since
+    (``evaluate``)."""
     version = W.spatial().version
     key = ("spec", u, tuple(spec.items()), version)
     got = player.memo.get(key)
     if got is None:
         # (the unit's shooting type and its view of each target, shared by its expansions
-        # while the table stands: sim.scenario.script_run.expand)
-        shared = player.memo.setdefault(("expand shared", u, version), {})
+        # while the table stands: sim.scenario.script_run.expand; with the mark it was begun at)
+        shared = player.memo.get(("expand shared", u, version))
+        if shared is None:
+            shared = player.memo[("expand shared", u, version)] = {}
+            player.memo[("expand shared at", u, version)] = battle.mark()
         exp = shoot_spec(battle, u, spec, shared)
         got = player.memo[key] = exp.command
-        if exp.refused is not None:
+        # (a refusal read off views all made now: a view kept from before may be stale, a rule's
+        # target limit or a unit hidden changing while nothing moves; the check decides then)
+        if exp.refused is not None and player.memo[("expand shared at", u, version)] == battle.mark():
             player.memo[("refused", got)] = battle.mark()
     return got
 

@@ -109,7 +109,8 @@ def test_farther_than_compiled_among_hulls(seed):
 
 def test_farther_than_at_a_hulls_limit_is_the_exact_distance():
     """The limits ``_at_hull_limits`` makes are the exact distance (so the twin is tried where a
-    last bit decides): placed_distances there is d within a few 1e-14"."""
+    last bit decides): placed_distances there is d up to the nudge (at most 1e-7") and a few
+    1e-14" of rounding."""
     rng = np.random.default_rng(3)
     fp = round_base(32, 0.0, 0.0)
     for _ in range(20):

@@ -217,8 +217,9 @@ def rest_mask(rule, c_, ok_):
             px_, py_, _pex, _pey, abx_, aby_, den_, pos_, _every = _REGIONS_PACK[0]((target,))
             if not (_all_of((px_, py_, abx_, aby_, den_), F64) and _all_of((pos_,), BOOL)):
                 return None
-            if not (_bounded(px_.reshape(-1), 1e150) and _bounded(py_.reshape(-1), 1e150)):
-                return None
+            if not (_bounded(px_.reshape(-1), 1e150) and _bounded(py_.reshape(-1), 1e150)
+                    and _bounded(c[:, 0], 1e150) and _bounded(c[:, 1], 1e150)):
+                return None   # (as round_core_distances': no product overflows, no NaN made inside)
             px, py, abx, aby, den, pos = px_, py_, abx_, aby_, den_, pos_.view(np.uint8)
             for k in range(K):
                 if ok[k]:
