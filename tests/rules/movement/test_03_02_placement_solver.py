@@ -418,7 +418,9 @@ def test_03_02_a_zones_anchor_verdicts_are_not_kept():
     tested with the spots of its own chunk)."""
     zoned = P.table_for(R.deployment(SOUTH, BOARD))
     c, group = np.array([[5.0, 5.0], [9.0, 3.0]]), np.zeros(2, dtype=int)
-    assert P._known_verdicts(zoned, (rnd(32), False), c, group) is None and zoned.verdicts == {}
+    mine = P._known_verdicts(zoned, (rnd(32), False), c, group)
+    assert mine.tolist() == [-1, -1] and zoned.verdicts == {}
+    assert P._known_verdicts(zoned, (rnd(32), False), c, group) is not mine   # (none kept: each its own)
     free = P.table_for(R.out_of_transport(BOARD, rnd(60).moved(30.0, 22.0)))
     known = P._known_verdicts(free, (rnd(32), False), c, group)
     assert known.tolist() == [-1, -1] and P._known_verdicts(free, (rnd(32), False), c, group) is known

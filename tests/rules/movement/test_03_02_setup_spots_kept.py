@@ -273,7 +273,8 @@ def test_anchors_in_rank_order_are_the_legal_ones_whatever_the_chunks(seed):
     rank_of = np.empty(len(c))
     rank_of[ranked] = np.arange(len(c))   # (keys whose order is ``ranked``, read a chunk at a time)
     ranking = PL._Ranking([rank_of, np.zeros(len(c))], (6, 6))
-    got = list(PL._legal_in_rank_order(ranking, c, np.zeros(len(c), dtype=int), [fp], table))
+    got = list(PL._legal_in_rank_order(ranking, c, np.zeros(len(c), dtype=int), [fp], table,
+                                       np.full(len(c), -1, dtype=np.int8)))
     legal = table.legal(fp, c)
     want = [i for i in ranked.tolist() if legal[i]]
     assert got == want and len(ranked) > PL.MAX_CHUNK + PL.CHUNK and 0 < len(want) < len(c)

@@ -15,12 +15,11 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
     foot of each centre on the line, its ``along``, read by numpy's own product of the same
     arrays, as the reference reads it: a matrix product's bits are the library's), the rings
     round the other bases near them (``_Table.contact_spots``) and the region's own spots near
-    them (03.02.02), in the reference's order, each value its arithmetic; where a base that is not
-    round is near them (a vehicle's hull: a transport beside a disembark), the contact rings are
-    each near base's ``spots.ring``, as the reference makes them (a hull's by that function, a
-    disc's written here with its arithmetic). A base that is not round
-    among them, a footprint of numbers narrower than a float (the reference's arrays would compute
-    in their type) or a value that is no finite number is the reference's."""
+    them (03.02.02), in the reference's order, each value its arithmetic; a base that is not round
+    near them (a vehicle's hull: a transport beside a disembark) has the ring ``spots.ring`` makes
+    it, as the reference's has. A base that is not round among them, a footprint of numbers
+    narrower than a float (the reference's arrays would compute in their type) or a value that
+    is no finite number is the reference's."""
     if fp.shape != "round" or type(gap_) is not float or not isinstance(fp.length, float):
         return None
     cdef Py_ssize_t n = len(placed), i, j, k, q, m, L, A, nk
@@ -83,12 +82,10 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
                 keep[nk] = j
                 nk += 1
     cdef Py_ssize_t nc = nk * 12
-    # (a hull near: each near base's ring as spots.ring makes it, in order: a hull's its own
-    # array, a disc's written below with ring's arithmetic, x + u t, t = (half one length + half
-    # the other) + the clearance)
+    # (a hull near: its ring is spots.ring's own array, as _Table.contact_spots makes it; the
+    # discs' rings are written below either way, with contact_spots' arithmetic)
     rings = None
     cdef const double[:, :] hr
-    cdef double rx, ry
     if hull_near:
         if not _SPOTS_RING:
             from sim.rules.movement.solvers.spots import ring
@@ -98,19 +95,16 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
         if angles != 12:
             return None
         others = table.others
-        rings = []
+        rings = [None] * nk
         nc = 0
         for i in range(nk):
-            ref = others[keep[i]][1]
-            if (ref.shape == "round" and isinstance(ref.x, float) and isinstance(ref.y, float)
-                    and isinstance(ref.length, float)):
-                rings.append(ref)
+            if orad[keep[i]] > 0:
                 nc += 12
                 continue
-            ring_ = ring(fp, ref, table.clearance, angles)
+            ring_ = ring(fp, others[keep[i]][1], table.clearance, angles)
             if not _all_of((ring_,), F64) or ring_.ndim != 2 or (ring_.shape[0] and ring_.shape[1] != 2):
                 return None
-            rings.append(ring_)
+            rings[i] = ring_
             nc += ring_.shape[0]
     seeds_ = None
     cdef const double[:, :] seeds
@@ -206,26 +200,16 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
         m = start + 2 * hits
     # the rings round the other bases near them (_Table.contact_spots) and the region's own spots
     cdef const double[:, :] u12
-    if rings is not None:
+    if nk:
         u12 = directions(12)
         for i in range(nk):
-            item = rings[i]
-            if isinstance(item, np.ndarray):
-                hr = item
+            j = keep[i]
+            if rings is not None and rings[i] is not None:   # (a hull's ring, spots.ring's)
+                hr = rings[i]
                 for k in range(hr.shape[0]):
                     out[m, 0], out[m, 1] = hr[k, 0], hr[k, 1]
                     m += 1
                 continue
-            rx, ry = item.x, item.y
-            t = (0.5 * fp.length + 0.5 * item.length) + clearance
-            for q in range(12):
-                out[m, 0] = rx + u12[q, 0] * t
-                out[m, 1] = ry + u12[q, 1] * t
-                m += 1
-    elif nk:
-        u12 = directions(12)
-        for i in range(nk):
-            j = keep[i]
             t = (orad[j] + r) + clearance
             for q in range(12):
                 out[m, 0] = oc[j, 0] + t * u12[q, 0]

@@ -590,41 +590,34 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
 
 
 def _legal_in_rank_order(ranked: _Ranking, c: np.ndarray, group: np.ndarray, facings, table: _Table,
-                         known: np.ndarray | None = None):
+                         known: np.ndarray):
     """The indices of the legal candidates in ``ranked``'s order: tested a chunk at a time, so a
     search that finds its anchor early tests few spots (and orders few). ``known`` (int8, one
-    per candidate: -1 not yet tested, else the verdict): the verdicts a search of the same
-    candidates on the same table found before, read instead of tested again, and those found
-    here written into it (``_known_verdicts``)."""
+    per candidate: -1 not yet tested, else the verdict, ``_known_verdicts``): the verdicts found
+    before are read instead of tested again, and those found here written into it."""
     start, size = 0, CHUNK
     while start < len(ranked):
         idx = ranked.prefix(start + size)[start:]
         start, size = start + size, min(2 * size, MAX_CHUNK)
-        if known is None:
-            ok = np.zeros(len(idx), dtype=bool)
-            todo = None
-        else:
-            was = known[idx]
-            ok = was == 1
-            todo = was < 0
+        was = known[idx]
+        ok, todo = was == 1, was < 0
         for g, f in enumerate(facings):
-            sel = np.flatnonzero(group[idx] == g) if todo is None else np.flatnonzero((group[idx] == g) & todo)
+            sel = np.flatnonzero((group[idx] == g) & todo)
             if len(sel):
                 ok[sel] = table.legal(f, c[idx[sel]])
-        if todo is not None:
-            known[idx[todo]] = ok[todo]
+        known[idx[todo]] = ok[todo]
         yield from idx[ok].tolist()
 
 
-def _known_verdicts(table: _Table, key, c: np.ndarray, group: np.ndarray) -> np.ndarray | None:
+def _known_verdicts(table: _Table, key, c: np.ndarray, group: np.ndarray) -> np.ndarray:
     """The legality verdicts of the anchor candidates ``c`` (by facing ``group``) a search of the
     same table found before (another side preferred: a disembark's directions search the same
     candidates in other orders), kept on the table until its next ``add``: -1 where none was
-    tested. Only for a region with no zone, where each spot's verdict is its own (a zone's test is
-    a matrix product, which could round a spot differently beside others: ModelRule.edges_mask);
-    None otherwise."""
+    tested. Kept only for a region with no zone, where each spot's verdict is its own (a zone's
+    test is a matrix product, which could round a spot differently beside others:
+    ModelRule.edges_mask); a zone's search gets verdicts of its own, none tested."""
     if table.region.zone is not None:
-        return None
+        return np.full(len(c), -1, dtype=np.int8)
     got = table.verdicts.get(key)
     if got is None or not (np.array_equal(got[0], c) and np.array_equal(got[1], group)):
         got = table.verdicts[key] = (c, group, np.full(len(c), -1, dtype=np.int8))
