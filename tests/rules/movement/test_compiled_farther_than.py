@@ -4,9 +4,11 @@ Strike) and its compiled twin (sim.rules.compiled: ``movement.farther_than``) gi
 answer to the bit: seeded round bases and hulls at seeded distances, centres scattered and on
 each limit the reference reads (the bounding circles' and the inner circles' 1e-6" bands and the
 distance itself, measured exactly) and a hair either side, with the circles given and worked out;
-hulls among the bases, measured on their exact limits too; and what the twin leaves to the
-reference (a base to place that is not round, another type, a value that is no number). (That the reference is the plain form and the
-exact distance: tests/rules/movement/test_03_02_farther_than.py.)"""
+hulls among the bases, measured on their exact limits too; a hull to place (an oval or a
+rectangle: a vehicle set up beside others) among round bases and hulls, on each limit found by
+the exact distance itself; and what the twin leaves to the reference (another type, a value
+that is no number). (That the reference is the plain form and the exact distance:
+tests/rules/movement/test_03_02_farther_than.py.)"""
 
 from __future__ import annotations
 
@@ -120,6 +122,63 @@ def test_farther_than_at_a_hulls_limit_is_the_exact_distance():
         assert np.abs(got - 3.0).max() < 1e-6
 
 
+def _at_exact_limits(rng, fp, fps, d, k: int) -> np.ndarray:
+    """``k`` centres of ``fp`` (any shape) at the exact distance ``d`` from some base of ``fps``
+    (placed_distances, bisected along a seeded direction out from that base to its last bit),
+    nudged by nothing or a hair."""
+    out = []
+    for _ in range(k):
+        o = fps[int(rng.integers(len(fps)))]
+        ang = float(rng.choice([rng.uniform(0, 2 * math.pi), 0.0, math.pi]))
+        u = np.array([math.cos(ang), math.sin(ang)])
+        lo, hi = 0.0, fp.bounding_radius + o.bounding_radius + d + 1.0
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if mid in (lo, hi):
+                break
+            if placed_distances(fp, [np.array([o.x, o.y]) + mid * u], [o])[0, 0] > d:
+                hi = mid
+            else:
+                lo = mid
+        t = float(rng.choice([lo, hi])) + float(rng.choice([0.0, 0.0, 1e-12, -1e-12, 1e-7, -1e-7]))
+        out.append(np.array([o.x, o.y]) + t * u)
+    return np.array(out, dtype=float).reshape(-1, 2)
+
+
+@built
+@pytest.mark.parametrize("seed", range(6))
+def test_farther_than_compiled_places_a_hull(seed):
+    """A hull to place (a vehicle's oval or rectangle set up clear of the other bases): the twin
+    measures it against a round base by the translation trick and against a hull by the two
+    cores' Minkowski difference, as placed_distances does, to the bit, on each exact limit and
+    a hair either side, with the circles given and worked out."""
+    rng = np.random.default_rng(100 + seed)
+    seen = set()
+    for _ in range(30):
+        fps = [random_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(int(rng.integers(1, 14)))]
+        fp = random_base(rng, 0.0, 0.0, kinds=2)
+        fp = fp.moved(float(rng.uniform(-3, 3)), float(rng.uniform(-3, 3)))   # (its own centre: any)
+        d = float(rng.choice([0.0, 0.5 - 1e-9, 1.0, 3.0, 8.0 + RG.SLACK]))
+        c = np.vstack([rng.uniform(-2, 42, size=(int(rng.integers(0, 30)), 2)),
+                       _at_limits(rng, fp, fps, d, int(rng.integers(0, 15))),
+                       _at_exact_limits(rng, fp, fps, d, int(rng.integers(1, 15)))])
+        for circles in (None, RG.circles_of(fps)):
+            args = (fp, c, fps, d) if circles is None else (fp, c, fps, d, circles)
+            seen.update(twin_answer(KERN, *args).tolist())
+    assert seen == {True, False}
+
+
+def test_farther_than_exact_limits_are_the_exact_distance():
+    """The limits ``_at_exact_limits`` makes are the distance (so a hull's twin is tried where a
+    last bit decides): placed_distances there is d up to the nudge (at most 1e-7")."""
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        fp = random_base(rng, 0.0, 0.0, kinds=2)
+        o = random_base(rng, 20.0, 20.0)
+        c = _at_exact_limits(rng, fp, [o], 3.0, 4)
+        assert np.abs(placed_distances(fp, c, [o])[:, 0] - 3.0).max() < 2e-7
+
+
 @built
 def test_farther_than_compiled_declines_what_it_does_not_take():
     fps = [round_base(32, 5.0, 5.0), round_base(40, 9.0, 5.0)]
@@ -127,7 +186,7 @@ def test_farther_than_compiled_declines_what_it_does_not_take():
     c = np.array([[5.0, 7.0], [20.0, 20.0]])
     assert C._same_bits(KERN.compiled(fp, c, fps, 1.0), KERN.reference(fp, c, fps, 1.0))
     oval = Footprint("oval", 0.0, 0.0, 3.5, 2.0, 30.0)
-    assert KERN.compiled(oval, c, fps, 1.0) is None              # (a hull to place: the reference's)
+    assert C._same_bits(KERN.compiled(oval, c, fps, 1.0), KERN.reference(oval, c, fps, 1.0))   # (taken)
     assert KERN.compiled(fp, c.astype(np.float32), fps, 1.0) is None
     assert KERN.compiled(fp, c, fps, 1) is None                  # (an int distance: numpy's arithmetic)
     bad = c.copy()

@@ -9,17 +9,21 @@ _REGIONS_PACK = []   # (sim.rules.geometry._hull_pack, found when first needed)
 
 
 def farther_than(fp, c_, fps, d_, circles=None):
-    """movement.solvers.regions.farther_than, for a round base: (K,) whether the base at each
-    of ``c`` is more than ``d`` from every one of ``fps``: their bounding circles' box about the
-    centres, then each pair's centre distance (the root of the squares) against the bounding
-    and the inner circles' limits, then the exact distance of each pair they leave (a round
-    footprint by disc_distances' arithmetic; a hull as placed_distances measures a round base
-    against it: the centre's _points_convex_distance to its core, less the radius, at least 0).
-    A centre reads only the footprints whose x is within the bounding circles' widest limit of
-    its own (a hair more), in the order of their x, each measured only while the centre stands:
-    every test of a pair is its own, so neither changes an answer. A base that is not round, an
-    input of another type or a value that is no finite number is the reference's."""
-    if fp.shape != "round" or not _all_of((c_,), F64) or c_.ndim != 2 or type(d_) is not float:
+    """movement.solvers.regions.farther_than: (K,) whether the base at each of ``c`` is more than
+    ``d`` from every one of ``fps``: their bounding circles' box about the centres, then each
+    pair's centre distance (the root of the squares) against the bounding and the inner circles'
+    limits, then the exact distance of each pair they leave, as placed_distances measures it: a
+    round base against a round footprint by disc_distances' arithmetic, against a hull the
+    centre's _points_convex_distance to its core less the radius; a hull to place (a vehicle's
+    oval or rectangle) against a round footprint the footprint's centre less the spot against
+    the hull's core offsets (_hull_to_discs' translation), less that radius, and against another
+    hull the spot against the two cores' Minkowski difference (_pair_terms' polygon, made by the
+    reference's own function once per footprint); each at least 0. A centre reads only the
+    footprints whose x is within the bounding circles' widest limit of its own (a hair more), in
+    the order of their x, each measured only while the centre stands: every test of a pair is
+    its own, so neither changes an answer. An input of another type or a value that is no finite
+    number is the reference's."""
+    if not _all_of((c_,), F64) or c_.ndim != 2 or type(d_) is not float:
         return None
     cdef const double[:, :] c = c_
     cdef Py_ssize_t K = c.shape[0], n = len(fps), k, j
@@ -47,7 +51,17 @@ def farther_than(fp, c_, fps, d_, circles=None):
         return None
     if not (_finite(ox) and _finite(oy) and _finite(reach) and _finite(inner)):
         return None
-    cdef double bf = fp.bounding_radius, inf = 0.5 * min(fp.length, fp.width) * 1.0, r = 0.5 * fp.length
+    cdef bint hull = fp.shape != "round"
+    # (regions._inner: an oval's inner circle a hair inside its core)
+    cdef double bf = fp.bounding_radius, inf = 0.5 * min(fp.length, fp.width) * (1.0 if fp.shape != "oval" else 0.998)
+    cdef double r = 0.5 * fp.length
+    off_ = None
+    cdef const double[:, :] off
+    if hull:
+        off_ = _hull_offsets(fp)
+        if off_ is None:
+            return None
+        off = off_
     cdef double d = d_, lox = c[0, 0], loy = c[0, 1], hix = c[0, 0], hiy = c[0, 1], slack, dx, dy, cd
     if not (0.0 <= bf < 1e150 and -1e150 < inf < 1e150 and -1e150 < r < 1e150 and -1e150 < d < 1e150):
         return None
@@ -123,19 +137,26 @@ def farther_than(fp, c_, fps, d_, circles=None):
                 f = fps[j]
                 if f.shape != "round":
                     # (a hull: placed_distances' measure of a round base against it, the centre's
-                    # _points_convex_distance to its core less the radius, at least 0)
-                    cores[j] = _hull_core(f)
+                    # _points_convex_distance to its core less the radius; of a hull against it,
+                    # the spot's to the Minkowski difference of the two cores)
+                    cores[j] = _hull_core(f) if not hull else _pair_polygon(fp, f)
                     if cores[j] is None:
                         return None
                 else:
                     rad[j] = 0.5 * f.length
                     if not (0.0 <= rad[j] < 1e150 and f.x == ox[j] and f.y == oy[j]):
                         return None
-            if rad[j] >= 0.0:
+            if rad[j] >= 0.0 and not hull:
                 gap = _max((cd - r) - rad[j], 0.0)
-            else:
+            elif rad[j] >= 0.0:
+                # (_hull_to_discs: the disc's centre less the spot, against the hull's offsets)
+                gap = _max(_pt_convex_d(ox[j] - c[k, 0], oy[j] - c[k, 1], off) - rad[j], 0.0)
+            elif not hull:
                 q = cores[j]
                 gap = _max(_pt_convex_d(c[k, 0], c[k, 1], q) - r, 0.0)
+            else:
+                q = cores[j]
+                gap = _max(_pt_convex_d(c[k, 0], c[k, 1], q) - 0.0, 0.0)
             if not (gap > d):
                 ok[k] = False
                 break
@@ -155,6 +176,37 @@ def _hull_core(f):
     if not (_bounded(q_.reshape(-1), 1e150)):
         return None
     return q_
+
+
+_KERNELS_TERMS = []   # (sim.rules.movement.kernels' _offsets and _pair_terms, found when first needed)
+
+
+def _hull_offsets(fp):
+    """The hull ``fp``'s core about its centre (kernels._offsets, which placed_distances measures
+    it by), or None where it is no plain (k, 2) array of finite numbers (the reference's)."""
+    if not _KERNELS_TERMS:
+        from sim.rules.movement.kernels import _offsets, _pair_terms
+        _KERNELS_TERMS.extend((_offsets, _pair_terms))
+    q_ = _KERNELS_TERMS[0](fp)
+    if not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
+        return None
+    if not (_bounded(q_.reshape(-1), 1e150)):
+        return None
+    return q_
+
+
+def _pair_polygon(fp, f):
+    """The polygon the hull ``fp`` placed at a spot is measured against the hull ``f`` by (the
+    two cores' Minkowski difference: kernels._pair_terms' own, its radius 0.0), or None where it
+    is no plain (k, 2) array of finite numbers (the reference's)."""
+    if not _KERNELS_TERMS:
+        _hull_offsets(fp)
+    _pts, q_, rr = _KERNELS_TERMS[1](fp, np.zeros((1, 2)), f)
+    if rr != 0.0 or not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
+        return None
+    if not (_bounded(q_.reshape(-1), 1e150)):
+        return None
+    return np.ascontiguousarray(q_)
 
 
 def rest_mask(rule, c_, ok_):
