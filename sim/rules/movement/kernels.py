@@ -385,10 +385,20 @@ def _pair_terms(fp: Footprint, centres: np.ndarray, other: Footprint):
         if other.shape == "round":
             return centres, np.array([[other.x, other.y]]), r + 0.5 * other.length
         return centres, core(other)[0], r
-    off = _offsets(fp)
     if other.shape == "round":
-        return np.array([other.x, other.y]) - centres, off, 0.5 * other.length
-    return centres, _minkowski_sum(core(other)[0], -off), 0.0
+        return np.array([other.x, other.y]) - centres, _offsets(fp), 0.5 * other.length
+    return centres, _hull_difference(fp, other), 0.0
+
+
+@functools.lru_cache(maxsize=2048)
+def _hull_difference(fp: Footprint, other: Footprint) -> np.ndarray:
+    """``_pair_terms``' polygon for two hulls: the Minkowski sum of ``other``'s core and the
+    reflection of ``fp``'s core offsets. Footprints are immutable, so the polygon of a pair is
+    kept (the most recent 2048: a search tests one base at its facing against the same bases
+    at many spots); its array is read-only."""
+    poly = _minkowski_sum(core(other)[0], -_offsets(fp))
+    poly.flags.writeable = False
+    return poly
 
 
 def placed_distances(fp: Footprint, centres: np.ndarray, others: Sequence[Footprint]) -> np.ndarray:

@@ -3,7 +3,9 @@ answers: ``_clear_of_box`` (the edge strip's "does not meet the box of points fa
 settled by the bounding circle where it is clear) is the measure's; ``Region.problems`` names,
 for each model, the first enemy model in order within the distance (only those whose
 bounding circles come near are measured), as measuring every one in order does; an Away's
-kept circles are ``circles_of`` its footprints, and farther_than gives the same with them."""
+kept circles, and a placement table's read off its arrays, are ``circles_of`` their
+footprints, and farther_than gives the same with them; the polygon two hulls are measured by is
+kept read-only, the same as made afresh."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ import numpy as np
 import pytest
 
 from sim.rules.geometry import EPS, distance, footprint, round_base
+from sim.rules.movement import kernels as K
 from sim.rules.movement.kernels import placed_distances
+from sim.rules.movement.solvers.table import _Table
 from sim.rules.movement.solvers import regions as RG
 
 from random_bases import random_base
@@ -111,3 +115,34 @@ def test_a_model_rule_keeps_its_lines():
     want = RG._lines.__wrapped__(region, "oval", 3.0, 1.5, 30.0)
     assert [(a.tolist(), t.tolist()) for a, t in first] == [(a.tolist(), t.tolist()) for a, t in want]
     assert len(first) >= 4
+
+
+def test_a_tables_circles_are_those_of_its_bases():
+    """_Table.circles (what _Table.clear and spots_fit's twin give farther_than) is circles_of the
+    same bases, to the bit, for any rows; a hull's clearance among them is the same either way."""
+    rng = np.random.default_rng(4)
+    others = [(f"o{i}", random_base(rng, *rng.uniform(0, 40, size=2))) for i in range(25)]
+    table = _Table(RG.Region((44.0, 60.0)), others[:10], (), 1.0)
+    table.add(others[10:])
+    for rows in (np.arange(25), np.array([3, 17, 4]), np.array([], dtype=np.int64)):
+        fps = [others[j][1] for j in rows.tolist()]
+        for kept, fresh in zip(table.circles(rows), RG.circles_of(fps)):
+            assert kept.dtype == fresh.dtype and kept.tobytes() == fresh.tobytes()
+    fp = random_base(rng, 0.0, 0.0, kinds=2)
+    c = rng.uniform(0, 40, size=(400, 2))
+    rows = np.arange(25)
+    fps = [f for _m, f in others]
+    assert (RG.farther_than(fp, c, fps, 1.0, table.circles(rows)).tolist()
+            == RG.farther_than(fp, c, fps, 1.0).tolist())
+
+
+def test_the_polygon_of_two_hulls_is_kept_read_only():
+    """kernels._hull_difference (_pair_terms' polygon for two hulls), kept per pair: the
+    Minkowski sum made afresh, read-only, and the same object when asked again."""
+    rng = np.random.default_rng(6)
+    for _ in range(20):
+        a, b = random_base(rng, *rng.uniform(0, 9, size=2), kinds=2), random_base(rng, *rng.uniform(0, 9, size=2), kinds=2)
+        got = K._hull_difference(a, b)
+        want = K._minkowski_sum(K.core(b)[0], -K._offsets(a))
+        assert got.tobytes() == want.tobytes() and not got.flags.writeable
+        assert K._pair_terms(a, np.zeros((1, 2)), b)[1] is got

@@ -175,7 +175,8 @@ def spots_fit(fp, c_, placed, table, gap_):
                 _FARTHER_THAN.append(farther_than)
             sel = np.flatnonzero(out_)
             others = table.others
-            out_[sel] = _FARTHER_THAN[0](fp, c_[sel], [others[j][1] for j in hulls_[:nh].tolist()], g2)
+            rows_ = hulls_[:nh]
+            out_[sel] = _FARTHER_THAN[0](fp, c_[sel], [others[j][1] for j in rows_.tolist()], g2, table.circles(rows_))
     # Part A ruling 13: no light or dense feature under the base grown by SLACK (feature_mask)
     cdef _Edges ed
     cdef const double[:, :] plo

@@ -19,7 +19,7 @@ from sim.rules.geometry import Footprint
 from sim.rules.movement.index import terrain_index
 from sim.rules.movement.kernels import placed_distances, points_polys_distance
 from sim.rules.movement.legality import feature_mask
-from sim.rules.movement.solvers.regions import Region, farther_than
+from sim.rules.movement.solvers.regions import Region, _inner, farther_than
 from sim.rules.movement.solvers.spots import SLACK, directions, ring
 
 ANGLES = 12   # directions of a ring round a base (the spots clear of another base, round placed models)
@@ -95,6 +95,7 @@ class _Table:
         self.centres = np.zeros((0, 2))
         self.radius = np.zeros(0)
         self.bound = np.zeros(0)
+        self.inner = np.zeros(0)   # (regions._inner of each: with the centres and bounds, circles_of's)
         self.hulls: list[int] = []
         self.rules: dict = {}
         # the set-ups grown with no preference (placement._grow_kept), by what they read besides
@@ -114,11 +115,12 @@ class _Table:
         k = len(self.others)
         self.others += items
         # (each footprint read once: its centre, its round radius (0: a hull), its bounding radius)
-        rows = np.array([(f.x, f.y, 0.5 * f.length if f.shape == "round" else 0.0, f.bounding_radius)
+        rows = np.array([(f.x, f.y, 0.5 * f.length if f.shape == "round" else 0.0, f.bounding_radius, _inner(f))
                          for _m, f in items], dtype=float)
         self.centres = np.vstack([self.centres, rows[:, 0:2]])
         self.radius = np.concatenate([self.radius, rows[:, 2]])
         self.bound = np.concatenate([self.bound, rows[:, 3]])
+        self.inner = np.concatenate([self.inner, rows[:, 4]])
         self.hulls += [k + i for i, (_m, f) in enumerate(items) if f.shape != "round"]
         self.grown = {}
         self.verdicts = {}
@@ -165,11 +167,16 @@ class _Table:
             if len(rest) and ok.any():
                 sel = np.flatnonzero(ok)
                 ok[sel] = farther_than(fp, c[sel], [self.others[j][1] for j in rest.tolist()],
-                                       self.clearance - 1e-9)
+                                       self.clearance - 1e-9, self.circles(rest))
         if len(self.terr.no_end) and ok.any():
             sel = np.flatnonzero(ok)
             ok[sel] = ~feature_mask(_grown(fp.shape, fp.length, fp.width, fp.angle), c[sel], self.terr)
         return ok
+
+    def circles(self, rows: np.ndarray) -> tuple:
+        """``regions.circles_of`` the other bases of ``rows``, read off the table's arrays (the
+        same numbers: each base's centre, bounding radius and ``_inner``)."""
+        return self.centres[rows, 0], self.centres[rows, 1], self.bound[rows], self.inner[rows]
 
     def legal(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
         """(K,) every limit of the region and ``clear``."""
