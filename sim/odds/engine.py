@@ -11,7 +11,7 @@ from typing import NamedTuple
 from sim.odds import budget as BU
 from sim.odds import exact as EX
 from sim.odds import fast as FA
-from sim.odds.blas import one_thread
+from sim.blas import one_thread
 from sim.odds.montecarlo import simulate
 from sim.odds.problem import Problem, anonymous, build_problem, problem_for_command
 from sim.odds.result import (SUM_TOLERANCE, Measure, Odds, PoolSummary, TargetOdds, hazard_measures, measure,

@@ -7,6 +7,7 @@ import gc
 from contextlib import contextmanager
 
 from sim.battle import Battle
+from sim.blas import one_thread
 from sim.players.resolve import run_step
 
 
@@ -27,12 +28,16 @@ def frozen_heap():
     (tests/players/test_frozen_heap.py plays every scenario with the collector off and finds
     no cyclic garbage), and Battle.close() breaks those it has, so a closed battle is freed by
     reference counting alone (tests/players/test_no_leaks.py). Cyclic garbage made anyway
-    would be frozen with the rest at the next run and never collected: a leak."""
+    would be frozen with the rest at the next run and never collected: a leak.
+
+    numpy's OpenBLAS is on one thread for the block too (sim.blas.one_thread: its second thread
+    spins on the other core after each of the few products a battle makes)."""
     was_on = gc.isenabled()
     gc.freeze()
     gc.disable()
     try:
-        yield
+        with one_thread():
+            yield
     finally:
         # (what the run made and still holds, the battle's events, set aside with the rest,
         # then all of it handed back to the oldest generation: not scanned once more by the

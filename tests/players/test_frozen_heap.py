@@ -3,14 +3,17 @@ and switch the collector off while it runs (sim.players.runner.frozen_heap), and
 back; playing a battle makes no reference cycles, so nothing waits for the collector meanwhile
 (and Battle.close() breaks the few an open battle has). That every scenario's battle makes no
 cycles while it is played, and is freed by reference counting once closed, is tested on one
-played battle each in tests/players/test_no_leaks.py."""
+played battle each in tests/players/test_no_leaks.py. numpy's OpenBLAS is on one thread in the
+block (sim.blas.one_thread), its count handed back after, a failing run's too."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 
 import pytest
 
+from sim import blas
 from sim.players.runner import frozen_heap
 
 
@@ -47,3 +50,22 @@ def test_what_the_run_made_and_still_holds_is_handed_back_old():
     young = {id(o) for o in gc.get_objects(generation=0)}
     old = {id(o) for o in gc.get_objects(generation=2)}
     assert not any(id(x) in young for x in kept) and all(id(x) in old for x in kept)
+
+
+def test_openblas_on_one_thread_in_the_block_and_its_count_handed_back():
+    fns = blas._openblas()
+    if fns is None:
+        pytest.skip("no bundled OpenBLAS found in this numpy")
+    get, put = fns
+    before = get()
+    put(2)
+    try:
+        for fails in (False, True):
+            with pytest.raises(RuntimeError) if fails else contextlib.nullcontext():
+                with frozen_heap():
+                    assert get() == 1
+                    if fails:
+                        raise RuntimeError("a failing run")
+            assert get() == 2
+    finally:
+        put(before)
