@@ -5,9 +5,11 @@ coherency with the models it must stay with) and its compiled twin (sim.rules.co
 ``movement.spots_legal``) give the same answer to the bit: seeded tables of round bases and
 features with candidates scattered and on every limit (a base's overlap, a unit-mate's, a
 feature's edge, 2" and 9" to the fixed models) and a hair either side; fixed models in one
-group, in several, and spread beyond 9"; and the inputs the twin leaves to the reference (a
-base that is not round anywhere it looks, another type, a value that is no number, and fixed
-models linked one way only by a rounding). The reference against the tests it is made of:
+group, in several, and spread beyond 9"; vehicles' hulls among the bodies, spots on the exact
+overlap with one (bisected to its last bit) and a hair either side; and the inputs the twin
+leaves to the reference (a base to place that is not round, a hull among the unit-mates or the
+fixed models, another type, a value that is no number, and fixed models linked one way only by
+a rounding). The reference against the tests it is made of:
 test_spots_legal_is_the_tests_it_names."""
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from sim.rules.movement.legality import feature_mask, overlap_mask, placed_overl
 from sim.rules.movement.solvers import place as PLACE
 from sim.rules.terrain import Feature, TerrainArea
 
+from random_bases import random_base
 from twins import checked_in_players_battles, twin_answer
 
 KERN = C.KERNELS["movement.spots_legal"]
@@ -136,6 +139,49 @@ def test_spots_legal_compiled_with_fixed_models_apart_and_grouped():
         assert want.all() == (fixed is not chain) and want.any() == (fixed is not chain)
 
 
+def _on_hull_limits(rng, fp, hulls, k: int) -> np.ndarray:
+    """``k`` spots of ``fp`` where its overlap with some hull of ``hulls`` is TOUCH (the edge
+    distance r - TOUCH from the core: placed_overlaps' limit, bisected along a seeded direction
+    out from the hull to its last bit), nudged by nothing or a hair."""
+    out = []
+    for _ in range(k):
+        o = hulls[int(rng.integers(len(hulls)))]
+        u = np.array([math.cos(a := rng.uniform(0, 2 * math.pi)), math.sin(a)])
+        lo, hi = 0.0, o.bounding_radius + fp.bounding_radius + 1.0
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if mid in (lo, hi):
+                break
+            if placed_overlaps(fp, np.array([[o.x, o.y]]) + mid * u, [o])[0]:
+                lo = mid
+            else:
+                hi = mid
+        t = float(rng.choice([lo, hi])) + float(rng.choice([0.0, 0.0, 1e-12, -1e-12, 3e-8, -3e-8]))
+        out.append(np.array([o.x, o.y]) + t * u)
+    return np.array(out, dtype=float).reshape(-1, 2)
+
+
+@built
+@pytest.mark.parametrize("seed", range(6))
+def test_spots_legal_compiled_among_hulls(seed):
+    """Vehicles' hulls among the bodies (a charge or a pile-in beside a tank): the twin measures
+    each as placed_overlaps measures a round base against it, to the bit, on the exact overlap
+    and a hair either side."""
+    rng = np.random.default_rng(40 + seed)
+    seen = set()
+    for _ in range(40):
+        fp, idx, others, mates, terr, fixed = _scene(rng)
+        hulls = [random_base(rng, *rng.uniform(0, 34, size=2), kinds=2) for _ in range(int(rng.integers(1, 5)))]
+        bodies = list(idx.bodies) + [Body(f"v{i}", "uv", 1, h) for i, h in enumerate(hulls)]
+        idx = BodyIndex(bodies)
+        others = np.concatenate([others, np.arange(len(bodies) - len(hulls), len(bodies))])
+        c = np.vstack([rng.uniform(-1, 35, size=(int(rng.integers(0, 20)), 2)),
+                       _on_limits(rng, fp, idx, others, mates, terr, fixed, int(rng.integers(0, 8))),
+                       _on_hull_limits(rng, fp, hulls, int(rng.integers(1, 12)))])
+        seen.update(twin_answer(KERN, fp, c, idx, others, mates, terr, fixed).tolist())
+    assert seen == {True, False}
+
+
 @built
 def test_spots_legal_compiled_declines_what_it_does_not_take():
     rng = np.random.default_rng(3)
@@ -151,9 +197,11 @@ def test_spots_legal_compiled_declines_what_it_does_not_take():
     # (a hull among the bodies near the spots, among the unit-mates, among the fixed models)
     near = BodyIndex([Body("t", "v", 1, G.footprint("rect", 5.0, 5.0, 3.0, 2.0, 30.0))])
     spots = np.array([[5.0, 7.5], [30.0, 30.0]])
-    assert KERN.compiled(fp, spots, near, np.array([0]), [], TerrainIndex([]), []) is None
-    far = np.array([[30.0, 30.0]])
-    assert KERN.compiled(fp, far, near, np.array([0]), [], TerrainIndex([]), []) is not None
+    on = np.array([[5.0, 6.0], [30.0, 30.0]])   # (its first spot on the hull)
+    for at in (spots, on):   # (taken: measured as placed_overlaps measures it)
+        args = (fp, at, near, np.array([0]), [], TerrainIndex([]), [])
+        assert C._same_bits(KERN.compiled(*args), KERN.reference(*args))
+    assert KERN.compiled(fp, on, near, np.array([0]), [], TerrainIndex([]), []).tolist() == [False, True]
     empty = BodyIndex([Body("e", "v", 1, _disc(0.5, 60.0, 60.0))])
     assert KERN.compiled(fp, spots, empty, np.array([0]), [hull.moved(6.0, 6.0)], TerrainIndex([]), []) is None
     assert KERN.compiled(fp, spots, empty, np.array([0]), [], TerrainIndex([]),

@@ -26,7 +26,9 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
     is its own, so their order is free); a pair linked one way only by a rounding (its two
     entries of the matrix on either side of 2") is the reference's. Each value the reference's
     arithmetic, so each answer is its own to the bit; a base that is not round among those
-    tested, an input of another type or a value that is no finite number is the reference's."""
+    tested, an input of another type or a value that is no finite number is the reference's. A
+    body near that is not round (a vehicle's hull) is measured as placed_overlaps measures a
+    round base against it."""
     if fp.shape != "round" or not _all_of((centres_,), F64) or not _all_of((others_,), INTP):
         return None
     if centres_.ndim != 2 or others_.ndim != 1 or (centres_.shape[0] and centres_.shape[1] != 2):
@@ -57,13 +59,18 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
     pad = (bnd + 0.0) + 1e-6
     lo0, lo1, hi0, hi1 = cmin0 - pad, cmin1 - pad, cmax0 + pad, cmax1 + pad
     near_ = np.empty(others.shape[0], dtype=np.intp)
+    hulls_ = np.empty(others.shape[0], dtype=np.intp)
     cdef Py_ssize_t[::1] near = near_
+    cdef Py_ssize_t[::1] hulls = hulls_
+    cdef Py_ssize_t nh = 0
     n = 0
     for i in range(others.shape[0]):
         j = others[i]
         if b.xhi[j] >= lo0 and b.xlo[j] <= hi0 and b.yhi[j] >= lo1 and b.ylo[j] <= hi1:
             if not b.rnd[j]:
-                return None   # (a hull near: placed_overlaps' cores, the reference's)
+                hulls[nh] = j   # (a hull near: placed_overlaps' measure, below)
+                nh += 1
+                continue
             near[n] = j
             n += 1
     for k in range(K):
@@ -74,6 +81,25 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
             if sqrt(dx * dx + dy * dy) < (r + b.radius[j]) - touch:
                 ok[k] = False
                 break
+    # (a hull near: placed_overlaps' round base against it, for the spots its bounding circles
+    # reach, np.hypot's: the centre's _points_convex_distance to its core, under the radius
+    # less TOUCH)
+    cdef const double[:, :] q
+    cdef double ox, oy, reach
+    for i in range(nh):
+        if _count_ok(ok) == 0:
+            break
+        o = idx.fps[hulls[i]]
+        q_ = _hull_core(o)
+        if q_ is None:
+            return None
+        q = q_
+        ox, oy, reach = o.x, o.y, bnd + o.bounding_radius
+        if not (-1e150 < ox < 1e150 and -1e150 < oy < 1e150 and -1e150 < reach < 1e150):
+            return None
+        for k in range(K):
+            if ok[k] and hypot(c[k, 0] - ox, c[k, 1] - oy) < reach and _pt_convex_d(c[k, 0], c[k, 1], q) < r - touch:
+                ok[k] = False
     if _count_ok(ok) == 0:
         return out_
     # 03.01: no unit-mate where it stands (placed_overlaps' round pairs)
