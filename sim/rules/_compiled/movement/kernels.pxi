@@ -337,11 +337,12 @@ def points_convexes_distance(p_, polys):
 
 
 def fps_to_rows(fps, idx, rows_):
-    """movement.kernels.fps_to_rows, for round bases among round bodies: (len(fps), len(rows))
-    the edge-to-edge distance from each footprint to each body ``rows`` of ``idx``, each entry
-    disc_distances' arithmetic (the root of the squares, less each radius, at least 0). A base
-    or a body that is not round, an input of another type or a value that is no finite number
-    is the reference's."""
+    """movement.kernels.fps_to_rows, for round bases: (len(fps), len(rows)) the edge-to-edge
+    distance from each footprint to each body ``rows`` of ``idx``, each entry to a round body
+    disc_distances' arithmetic (the root of the squares, less each radius, at least 0), to a
+    hull points_convexes_distance's (the centre's _points_convex_distance to idx.core's polygon,
+    less the radius, at least 0). A base that is not round, an input of another type or a value
+    that is no finite number is the reference's."""
     if not _all_of((rows_,), INTP) or rows_.ndim != 1:
         return None
     cdef const Py_ssize_t[:] rows = rows_
@@ -351,14 +352,23 @@ def fps_to_rows(fps, idx, rows_):
     cdef _Bodies b = _bodies(idx)
     if b is None or not _indices(rows, b.N):
         return None
+    cores = [None] * m   # (a hull's core, idx.core's: points_convexes_distance's polygon)
     for k in range(m):
         j = rows[k]
-        if not b.rnd[j] or not (-1e150 < b.centres[j, 0] < 1e150 and -1e150 < b.centres[j, 1] < 1e150
-                                and -1e150 < b.radius[j] < 1e150):
-            return None   # (a hull: its core's distance, the reference's)
+        if not b.rnd[j]:
+            q_ = idx.core(int(j))
+            if not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
+                return None
+            if not _bounded(q_.reshape(-1), 1e150):
+                return None
+            cores[k] = q_
+        elif not (-1e150 < b.centres[j, 0] < 1e150 and -1e150 < b.centres[j, 1] < 1e150
+                  and -1e150 < b.radius[j] < 1e150):
+            return None
     out_ = np.empty((n, m))
     cdef double[:, ::1] out = out_
     cdef double x, y, r, dx, dy
+    cdef const double[:, :] q
     i = 0
     for f in fps:
         if f.shape != "round":
@@ -368,9 +378,13 @@ def fps_to_rows(fps, idx, rows_):
             return None
         for k in range(m):
             j = rows[k]
-            dx = x - b.centres[j, 0]
-            dy = y - b.centres[j, 1]
-            out[i, k] = _max((sqrt(dx * dx + dy * dy) - r) - b.radius[j], 0.0)
+            if b.rnd[j]:
+                dx = x - b.centres[j, 0]
+                dy = y - b.centres[j, 1]
+                out[i, k] = _max((sqrt(dx * dx + dy * dy) - r) - b.radius[j], 0.0)
+            else:   # (the centre's _points_convex_distance to the core, less the radius)
+                q = cores[k]
+                out[i, k] = _max(_pt_convex_d(x, y, q) - r, 0.0)
         i += 1
     return out_
 
