@@ -138,4 +138,6 @@ def test_wholly_within_compiled_declines_what_it_does_not_take():
     assert KERN.compiled(Footprint("oval", math.nan, 5.0, 3.0, 2.0, 30.0), zone) is None
     assert KERN.compiled(_disc(0.5, math.nan, 5.0), zone) is None
     assert KERN.compiled(_disc(0.5, 5.0, 5.0), ((0.0, 0.0), (math.inf, 0.0), (0.0, 9.0))) is None
+    for fp in (_disc(0.5, 5.0, 5.0), oval):   # (a vertex so far out its products would overflow)
+        assert KERN.compiled(fp, ((0.0, 0.0), (1e152, 0.0), (0.0, 9.0))) is None
     assert DP.wholly_within is KERN

@@ -72,6 +72,8 @@ def wholly_within(fp, zone):
         return None
     if not (_finite(pts[:, 0]) and _finite(pts[:, 1]) and _finite(ab[:, 0]) and _finite(ab[:, 1]) and _finite(den)):
         return None
+    if not (_bounded(pts[:, 0], 1e150) and _bounded(pts[:, 1], 1e150)):
+        return None   # (no product overflows, no NaN made inside, which C's clip would not keep: the reference's)
     cdef bint round_ = fp.shape == "round"
     cdef double x = fp.x, y = fp.y, r = 0.5 * fp.length if round_ else fp.bounding_radius
     if not (-1e150 < x < 1e150 and -1e150 < y < 1e150 and -1e150 < r < 1e150):
@@ -90,7 +92,7 @@ def wholly_within(fp, zone):
     q_ = _GEOMETRY_CORE[0](fp)[0]
     if not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
         return None
-    if not _bounded(q_.reshape(-1), 1e150) or not (_bounded(pts[:, 0], 1e150) and _bounded(pts[:, 1], 1e150)):
+    if not _bounded(q_.reshape(-1), 1e150):
         return None   # (no product overflows, no NaN made inside: the reference's)
     return _polygon_inside_d(q_, pts, DEPLOYMENT_BOUNDARY_EPS)
 
