@@ -37,6 +37,7 @@ sim.rules.movement.kernels.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Collection, Mapping, Sequence
 
@@ -531,15 +532,26 @@ def feature_mask(fp: Footprint, centres: np.ndarray, terr: TerrainIndex) -> np.n
             return np.zeros(K, dtype=bool)
         return (near & (near_points_distance(centres, near, es) < r - TOUCH)).any(axis=1)
     # a base overlaps a feature iff its centre is inside some convex piece (-) the base
-    off = _offsets(fp)
     bnd = fp.bounding_radius
     near = _box_near(centres - bnd, centres + bnd, es)
     out = np.zeros(K, dtype=bool)
     for p in flatnonzero(near.any(axis=0)).tolist():
         rows = flatnonzero(near[:, p])
-        for piece in terr.pieces("no_end", p):
-            md = _minkowski_sum(piece, -off)
+        for md in _feature_differences(terr, p, fp):
             out[rows] |= _convex_signed(centres[rows], md) > TOUCH
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _feature_differences(terr: TerrainIndex, p: int, fp: Footprint) -> tuple:
+    """``feature_mask``'s polygons for a hull: the Minkowski sum of each convex piece of the
+    light or dense feature ``p`` and the reflection of the base's core offsets. The index and
+    the footprint are immutable, so they are kept (the most recent 1024: the placement solver
+    tests one base, grown at the origin, at many spots); each array read-only."""
+    off = _offsets(fp)
+    out = tuple(_minkowski_sum(piece, -off) for piece in terr.pieces("no_end", p))
+    for md in out:
+        md.flags.writeable = False
     return out
 
 

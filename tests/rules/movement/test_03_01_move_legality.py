@@ -748,3 +748,28 @@ def test_03_01_end_blockers_of_hull_bases_kept_per_terrain_give_the_fresh_answer
         hits += sum(w is not None for w in want)
     assert 0 < hits < 120  # (some bases end over a feature, others do not)
     assert kept.hull_ends  # (kept: else this would not test the keeping)
+
+
+def test_13_feature_mask_keeps_a_hulls_polygons_and_answers_as_made_afresh():
+    """feature_mask's polygons for a hull (each convex piece of a light or dense feature grown
+    by the base's core: legality._feature_differences) are kept per index, feature and base,
+    read-only; the answer is the one they give made afresh, an L-shaped feature's pieces too."""
+    from sim.rules.movement.index import TerrainIndex
+    from sim.rules.movement.kernels import _convex_signed, _minkowski_sum, _offsets
+    from sim.rules.movement.legality import TOUCH, _feature_differences, feature_mask
+    ell = ((20.0, 20.0), (26.0, 20.0), (26.0, 22.0), (22.0, 22.0), (22.0, 28.0), (20.0, 28.0))
+    terr = TerrainIndex([box("wall", 8, 5, 8.5, 15, "light"), box("ruin", 12, 14, 16, 18),
+                         TerrainArea("ell", ell, (Feature("dense", ell),))])
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        fp = footprint(str(rng.choice(["oval", "rect"])), *rng.uniform(0, 30, size=2), *rng.uniform(1.0, 4.0, size=2),
+                       rng.uniform(0, 180))
+        c = rng.uniform(0, 30, size=(400, 2))
+        want = np.zeros(len(c), dtype=bool)
+        for p in range(len(terr.no_end)):
+            for piece in terr.pieces("no_end", p):
+                want |= _convex_signed(c, _minkowski_sum(piece, -_offsets(fp))) > TOUCH
+        assert feature_mask(fp, c, terr).tolist() == want.tolist()
+        kept = _feature_differences(terr, 2, fp)
+        assert kept is _feature_differences(terr, 2, fp) and not any(md.flags.writeable for md in kept)
+        assert len(kept) == len(terr.pieces("no_end", 2)) >= 2
