@@ -22,6 +22,7 @@ from sim.rules.geometry import Footprint, core, round_base
 from sim.rules.movement.kernels import placed_distances
 from sim.rules.movement.solvers import regions as RG
 
+from limits import spots_on_limits
 from random_bases import random_base
 from twins import twin_answer
 
@@ -126,23 +127,9 @@ def _at_exact_limits(rng, fp, fps, d, k: int) -> np.ndarray:
     """``k`` centres of ``fp`` (any shape) at the exact distance ``d`` from some base of ``fps``
     (placed_distances, bisected along a seeded direction out from that base to its last bit),
     nudged by nothing or a hair."""
-    out = []
-    for _ in range(k):
-        o = fps[int(rng.integers(len(fps)))]
-        ang = float(rng.choice([rng.uniform(0, 2 * math.pi), 0.0, math.pi]))
-        u = np.array([math.cos(ang), math.sin(ang)])
-        lo, hi = 0.0, fp.bounding_radius + o.bounding_radius + d + 1.0
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            if mid in (lo, hi):
-                break
-            if placed_distances(fp, [np.array([o.x, o.y]) + mid * u], [o])[0, 0] > d:
-                hi = mid
-            else:
-                lo = mid
-        t = float(rng.choice([lo, hi])) + float(rng.choice([0.0, 0.0, 1e-12, -1e-12, 1e-7, -1e-7]))
-        out.append(np.array([o.x, o.y]) + t * u)
-    return np.array(out, dtype=float).reshape(-1, 2)
+    return spots_on_limits(rng, fps, k, lambda o, p: placed_distances(fp, [p], [o])[0, 0] <= d,
+                           lambda o: fp.bounding_radius + o.bounding_radius + d + 1.0,
+                           [0.0, 0.0, 1e-12, -1e-12, 1e-7, -1e-7], along_x=True)
 
 
 @built

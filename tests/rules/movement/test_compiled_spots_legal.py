@@ -27,6 +27,7 @@ from sim.rules.movement.legality import feature_mask, overlap_mask, placed_overl
 from sim.rules.movement.solvers import place as PLACE
 from sim.rules.terrain import Feature, TerrainArea
 
+from limits import spots_on_limits
 from random_bases import random_base
 from twins import checked_in_players_battles, twin_answer
 
@@ -143,22 +144,9 @@ def _on_hull_limits(rng, fp, hulls, k: int) -> np.ndarray:
     """``k`` spots of ``fp`` where its overlap with some hull of ``hulls`` is TOUCH (the edge
     distance r - TOUCH from the core: placed_overlaps' limit, bisected along a seeded direction
     out from the hull to its last bit), nudged by nothing or a hair."""
-    out = []
-    for _ in range(k):
-        o = hulls[int(rng.integers(len(hulls)))]
-        u = np.array([math.cos(a := rng.uniform(0, 2 * math.pi)), math.sin(a)])
-        lo, hi = 0.0, o.bounding_radius + fp.bounding_radius + 1.0
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            if mid in (lo, hi):
-                break
-            if placed_overlaps(fp, np.array([[o.x, o.y]]) + mid * u, [o])[0]:
-                lo = mid
-            else:
-                hi = mid
-        t = float(rng.choice([lo, hi])) + float(rng.choice([0.0, 0.0, 1e-12, -1e-12, 3e-8, -3e-8]))
-        out.append(np.array([o.x, o.y]) + t * u)
-    return np.array(out, dtype=float).reshape(-1, 2)
+    return spots_on_limits(rng, hulls, k, lambda o, p: bool(placed_overlaps(fp, p[None, :], [o])[0]),
+                           lambda o: o.bounding_radius + fp.bounding_radius + 1.0,
+                           [0.0, 0.0, 1e-12, -1e-12, 3e-8, -3e-8])
 
 
 @built
