@@ -190,6 +190,8 @@ def test_spots_legal_compiled_declines_what_it_does_not_take():
         args = (fp, at, near, np.array([0]), [], TerrainIndex([]), [])
         assert C._same_bits(KERN.compiled(*args), KERN.reference(*args))
     assert KERN.compiled(fp, on, near, np.array([0]), [], TerrainIndex([]), []).tolist() == [False, True]
+    point = G.Footprint("round", 0.0, 0.0, 0.0, 0.0)   # (no radius: placed_overlaps' other test)
+    assert KERN.compiled(point, on, near, np.array([0]), [], TerrainIndex([]), []) is None
     empty = BodyIndex([Body("e", "v", 1, _disc(0.5, 60.0, 60.0))])
     assert KERN.compiled(fp, spots, empty, np.array([0]), [hull.moved(6.0, 6.0)], TerrainIndex([]), []) is None
     assert KERN.compiled(fp, spots, empty, np.array([0]), [], TerrainIndex([]),

@@ -86,6 +86,8 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
     # less TOUCH)
     cdef const double[:, :] q
     cdef double ox, oy, reach
+    if nh and not (r > 0.0):
+        return None   # (a point or less: placed_overlaps asks _convex_signed then, the reference's)
     for i in range(nh):
         if _count_ok(ok) == 0:
             break
