@@ -89,11 +89,9 @@ def wholly_within(fp, zone):
     if not _GEOMETRY_CORE:
         from sim.rules.geometry import core
         _GEOMETRY_CORE.append(core)
-    q_ = _GEOMETRY_CORE[0](fp)[0]
-    if not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
+    q_ = _plain_polygon(_GEOMETRY_CORE[0](fp)[0])   # (regions.pxi's: no product overflows, no NaN made inside)
+    if q_ is None:
         return None
-    if not _bounded(q_.reshape(-1), 1e150):
-        return None   # (no product overflows, no NaN made inside: the reference's)
     return _polygon_inside_d(q_, pts, DEPLOYMENT_BOUNDARY_EPS)
 
 

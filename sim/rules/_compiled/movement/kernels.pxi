@@ -356,12 +356,9 @@ def fps_to_rows(fps, idx, rows_):
     for k in range(m):
         j = rows[k]
         if not b.rnd[j]:
-            q_ = idx.core(int(j))
-            if not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
+            cores[k] = _plain_polygon(idx.core(int(j)))   # (regions.pxi's)
+            if cores[k] is None:
                 return None
-            if not _bounded(q_.reshape(-1), 1e150):
-                return None
-            cores[k] = q_
         elif not (-1e150 < b.centres[j, 0] < 1e150 and -1e150 < b.centres[j, 1] < 1e150
                   and -1e150 < b.radius[j] < 1e150):
             return None

@@ -170,43 +170,39 @@ def _hull_core(f):
     if not _GEOMETRY_CORE:
         from sim.rules.geometry import core
         _GEOMETRY_CORE.append(core)
-    q_ = _GEOMETRY_CORE[0](f)[0]
-    if not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
-        return None
-    if not (_bounded(q_.reshape(-1), 1e150)):
-        return None
-    return q_
+    return _plain_polygon(_GEOMETRY_CORE[0](f)[0])
 
 
-_KERNELS_TERMS = []   # (sim.rules.movement.kernels' _offsets and _pair_terms, found when first needed)
+_KERNELS_TERMS = []   # (sim.rules.movement.kernels' _offsets and _hull_difference, found when first needed)
+
+
+def _kernels_terms():
+    if not _KERNELS_TERMS:
+        from sim.rules.movement.kernels import _hull_difference, _offsets
+        _KERNELS_TERMS.extend((_offsets, _hull_difference))
+    return _KERNELS_TERMS
 
 
 def _hull_offsets(fp):
     """The hull ``fp``'s core about its centre (kernels._offsets, which placed_distances measures
     it by), or None where it is no plain (k, 2) array of finite numbers (the reference's)."""
-    if not _KERNELS_TERMS:
-        from sim.rules.movement.kernels import _offsets, _pair_terms
-        _KERNELS_TERMS.extend((_offsets, _pair_terms))
-    q_ = _KERNELS_TERMS[0](fp)
+    return _plain_polygon(_kernels_terms()[0](fp))
+
+
+def _pair_polygon(fp, f):
+    """The polygon the hull ``fp`` placed at a spot is measured against the hull ``f`` by (the
+    two cores' Minkowski difference: kernels._hull_difference, _pair_terms' own), or None where
+    it is no plain (k, 2) array of finite numbers (the reference's)."""
+    return _plain_polygon(_kernels_terms()[1](fp, f))
+
+
+def _plain_polygon(q_):
+    """``q_`` where it is a plain (k, 2) array of finite numbers within 1e150, else None."""
     if not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
         return None
     if not (_bounded(q_.reshape(-1), 1e150)):
         return None
     return q_
-
-
-def _pair_polygon(fp, f):
-    """The polygon the hull ``fp`` placed at a spot is measured against the hull ``f`` by (the
-    two cores' Minkowski difference: kernels._pair_terms' own, its radius 0.0), or None where it
-    is no plain (k, 2) array of finite numbers (the reference's)."""
-    if not _KERNELS_TERMS:
-        _hull_offsets(fp)
-    _pts, q_, rr = _KERNELS_TERMS[1](fp, np.zeros((1, 2)), f)
-    if rr != 0.0 or not _all_of((q_,), F64) or q_.ndim != 2 or q_.shape[0] < 1 or q_.shape[1] != 2:
-        return None
-    if not (_bounded(q_.reshape(-1), 1e150)):
-        return None
-    return np.ascontiguousarray(q_)
 
 
 def rest_mask(rule, c_, ok_):
