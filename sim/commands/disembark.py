@@ -6,6 +6,7 @@ command says, checked as any set-up (03.02) and as 18.04 says. The automatic pla
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -99,12 +100,14 @@ def disembark_refusal(battle, ent: int) -> str | None:
     return _mode(battle, ent, lambda: True)[1]
 
 
-def disembark_options(battle, ent: int, towards: tuple[float, float] | None = None) -> list:
+def disembark_options(battle, ent: int, towards: tuple[float, float] | None = None,
+                      limit: int | None = None) -> list:
     """The Disembarks the unit could make now, as the solver lays them out round its transport
     (sim.plan.transport.full_layouts, in the mode the rules give), the one starting from the
-    direction of ``towards`` (a point) first. Not checked against the phase: the players
-    check."""
-    return list(_options(battle, ent, towards))
+    direction of ``towards`` (a point) first; the first ``limit`` of them (None: all), the
+    directions after the last one taken not searched. Not checked against the phase: the
+    players check."""
+    return list(itertools.islice(_options(battle, ent, towards), limit))
 
 
 def _options(battle, ent: int, towards: tuple[float, float] | None = None):

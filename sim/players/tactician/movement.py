@@ -714,7 +714,7 @@ def _disembark(player, battle, u: int):
     goal = _wanted_point(player, battle, player.side, at)
     if not (battle.turn_state.round >= 2 or O.near_goal_or_enemy(t, goal, 12.0)):
         return None
-    opts = C.disembark_options(battle, u, goal)[:TOP]
+    opts = C.disembark_options(battle, u, goal, limit=TOP)  # (the later sides not searched)
     best = None
     for i, cmd in enumerate(opts):
         if battle.check(cmd) is not None:
