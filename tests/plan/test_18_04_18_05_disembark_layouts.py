@@ -126,3 +126,25 @@ def test_18_04_01_the_default_rapid_disembark_after_an_ingress_keeps_20_04s_limi
         b.run_command(cmd)
         (e,) = of_type(b, ev.DISEMBARKED)
         assert e["mode"] == "rapid disembark"
+
+
+def test_18_04_disembark_options_limit_takes_the_first_layouts_and_searches_no_further_side(monkeypatch):
+    """``disembark_options(limit=k)`` is the first k of the whole list, in order (the tactician
+    keeps three), and the sides after the k-th layout found are not searched."""
+    from sim.commands import disembark_options
+    with Battle(_spec(red=[_rhino(), _squad(3)]), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        b._enter()
+        squad = b.units["squad"]
+        searches = []
+        real = PT.place_unit
+        monkeypatch.setattr(PT, "place_unit", lambda *a, **k: searches.append(1) or real(*a, **k))
+        disembark_options(b, squad, (30.0, 40.0))  # (18.04's "can be set up" searched and kept)
+        searches.clear()
+        every = disembark_options(b, squad, (30.0, 40.0))
+        whole = len(searches)
+        assert len(every) >= 4 and whole >= len(every)
+        for k in (1, 3):
+            searches.clear()
+            assert disembark_options(b, squad, (30.0, 40.0), limit=k) == every[:k]
+            assert len(searches) < whole
