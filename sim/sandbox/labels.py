@@ -8,8 +8,12 @@ deployment zones' names (inside the zone; shortened, then left out, for want of 
 A label is a request: its text surface, the screen box of what it names, and whether it must be
 shown. Spots are tried nearest first; a spot is free when it lies inside the table's viewport
 and overlaps no label placed before, no model's base and no objective marker. A must-show label
-with no free spot takes the least covered one. A label whose thing is off the viewport is not
-shown (zoomed in, the names of units out of sight do not pile up at its edge).
+with no free spot takes the spot that covers no other label and fewest bases; where every spot
+covers another label, only a pinned one (an objective's, the selected unit's, a unit with a note)
+is written over it, the least covered spot beside it; a unit's name is left out (a crowded
+4,000-point table: its name is in the hover tip of each of its models, and a hint under the
+table says how many names were left out and how to read them). A label whose thing is off the
+viewport is not shown (zoomed in, the names of units out of sight do not pile up at its edge).
 
 Read-only, like draw_table: the placement is kept while nothing it depends on changes."""
 
@@ -25,6 +29,7 @@ from sim.sandbox.fonts import text
 
 UNIT, OBJECTIVE, TERRAIN, ZONE = "unit", "objective", "terrain", "zone"
 DISTANCE = "distance"  # a staged ghost's distance (sim.sandbox.unit_move: placed after the names)
+HINT = "hint"  # how many units' names were left out for want of room, and where to read them
 MIN_SCALE = 4.5  # px per inch below which no name is written on the table
 RINGS = 5  # rows of spots tried farther out (with a leader line) before a label gives up
 PRIORITY = {OBJECTIVE: 0, UNIT: 1, TERRAIN: 2, ZONE: 3, DISTANCE: 4}
@@ -43,6 +48,8 @@ class Request:
     short: pygame.Surface | None = None  # a shorter text tried at the same spots when none is free
     touch: tuple | None = None  # a polygon (screen points): a spot must lie on or within a few px of it
     avoid: tuple = ()  # (box, polygon) of the other areas: a ``touch`` label lies on none of them
+    pinned: bool = True  # a must-show label written over another label where no spot is clear of
+                         # them (a unit's is pinned when selected or noted, else left out then)
 
 
 @dataclass
@@ -104,14 +111,17 @@ def _leader(r: pygame.Rect, box: pygame.Rect):
 
 
 def place(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame.Rect,
-          gap: int = 3, inside: pygame.Rect | None = None) -> list[Placed]:
+          gap: int = 3, inside: pygame.Rect | None = None, taken: tuple = (), marks: tuple = ()) -> list[Placed]:
     """The labels placed, in ``requests``' priority order (objectives, units, terrain, zones;
     within a kind top to bottom): none overlapping another or a blocker where a free spot
     exists within RINGS rows; an optional label without one is left out. Every label is kept
-    within ``inside`` (the table's part of the viewport), a required one pushed in."""
+    within ``inside`` (the table's part of the viewport), a required one pushed in. ``taken``:
+    the rects of labels placed before (by another call); ``marks``: what is written on the bases
+    (a large model's wounds left), which a name that must cover bases covers last."""
     area = viewport if inside is None else inside
-    order = sorted(requests, key=lambda q: (PRIORITY[q.kind], q.box.top, q.box.left, q.key))
-    taken: list[pygame.Rect] = []
+    # (the pinned ones of a kind first: the selected unit's name before the names round it)
+    order = sorted(requests, key=lambda q: (PRIORITY[q.kind], not q.pinned, q.box.top, q.box.left, q.key))
+    taken = list(taken)
     out: list[Placed] = []
     for q in order:
         if not q.box.colliderect(viewport):
@@ -119,7 +129,7 @@ def place(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame
         for surf in (q.surf, q.short):
             if surf is None:
                 continue
-            got = _best_spot(q, surf, taken, blockers, area, gap)
+            got = _best_spot(q, surf, taken, blockers, area, gap, marks)
             if got is not None:
                 best, best_k = got
                 lead = _leader(best, q.box) if best_k else None
@@ -129,9 +139,12 @@ def place(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame
     return out
 
 
-def _best_spot(q: Request, surf, taken, blockers, area, gap):
-    """(rect, ring) of ``surf``'s label for ``q``: the first free spot, else (a must-show
-    label) the least covered spot beside it; None when an optional label has no free spot."""
+def _best_spot(q: Request, surf, taken, blockers, area, gap, marks=()):
+    """(rect, ring) of ``surf``'s label for ``q``: the first free spot; else (a must-show
+    label) the spot covering no other label, the least of the ``marks`` and then of the bases
+    (the nearest ring of those), else (a pinned one) the least covered spot beside it; None
+    when an optional label has no free spot, or a label that is not pinned has none clear of
+    the other labels."""
     w, h = surf.get_width() + 8, surf.get_height()
     best = best_cost = best_k = None
     if q.touch is not None:
@@ -155,14 +168,23 @@ def _best_spot(q: Request, surf, taken, blockers, area, gap):
     reach = tries[0][1].unionall([r for _k, r in tries])
     taken = [taken[i] for i in reach.collidelistall(taken)]
     blockers = [blockers[i] for i in reach.collidelistall(blockers)]
+    marks = [marks[i] for i in reach.collidelistall(marks)] if marks else ()
+    clear = None  # (marks and bases covered, ring, rect) of the best spot clear of the other labels
     for k, r in tries:
-        cost = _covered(r, taken) * 4 + _covered(r, blockers)
-        if cost == 0:
+        on_labels, on_bases = _covered(r, taken), _covered(r, blockers)
+        if on_labels + on_bases == 0:
             return r, k
-        if q.must and k == 0 and (best is None or cost < best_cost):
+        if not q.must:
+            continue
+        if not on_labels and (clear is None or ((_covered(r, marks), on_bases), k) < clear[:2]):
+            clear = ((_covered(r, marks), on_bases), k, r)
+        cost = on_labels * 4 + on_bases
+        if k == 0 and (best is None or cost < best_cost):
             best, best_cost, best_k = r, cost, k
-    if best is None or (best_cost and not q.must):
-        return None
+    if clear is not None:
+        return clear[2], clear[1]
+    if best is None or not q.pinned:
+        return None   # (no spot clear of the names placed before: text over text reads as neither)
     return best, best_k
 
 
@@ -375,8 +397,34 @@ def unit_requests(cam, scene, look, hulls, ui: float) -> list[Request]:
         note = look.notes.get(uid)
         t = text(uv.name + ("  - engaged" if uv.engaged else "") + (f"  - {note}" if note else ""), fs,
                  S.HIGHLIGHT if note else colour)
-        out.append(Request(UNIT, uid, t, box))
+        out.append(Request(UNIT, uid, t, box, pinned=uid == look.selected_unit or bool(note)))
     return out
+
+
+def wound_marks(cam, scene) -> tuple:
+    """The screen boxes of the wounds left written on large models (more than 10 W: a count, not
+    pips; sim.sandbox.draw_table._pips), about their bases' middles."""
+    out = []
+    k = cam.scale
+    for m in scene.models.values():
+        if m.alive and m.W > 10:
+            r = max(2.0, min(m.fp.length, m.fp.width if m.fp.shape != "round" else m.fp.length) * 0.5 * k)
+            x, y = cam.ox + m.fp.x * k, cam.oy + m.fp.y * k
+            out.append(pygame.Rect(round(x - 0.9 * r), round(y), round(1.8 * r), round(0.75 * r)))
+    return tuple(out)
+
+
+def hint_text(hidden: int, cam, ui: float) -> pygame.Surface:
+    """The words saying that ``hidden`` units' names were left out for want of room, and where
+    to read them."""
+    words = f"{hidden} unit name{'s' if hidden != 1 else ''} left out for room: hover a model for its unit, or zoom in"
+    return text(words, font_px(cam.scale, ui, 11), S.TEXT_DIM)
+
+
+def hint_rect(cam, area: pygame.Rect, surf: pygame.Surface) -> pygame.Rect:
+    """Where the hint goes: under the table's ``area``, kept within the viewport (over the
+    table's bottom edge where the window leaves no room under it)."""
+    return pygame.Rect(area.left, area.bottom + 2, surf.get_width() + 8, surf.get_height()).clamp(cam.viewport)
 
 
 class TableLabels:
@@ -387,6 +435,7 @@ class TableLabels:
     def __init__(self):
         self.key = None
         self.placed: list[Placed] = []
+        self.hidden = 0  # units in sight whose names were left out for want of room (the hint's count)
 
     def draw(self, surf, cam, scene, look, hulls, drawn, terrain, ts, colours, names) -> dict[str, pygame.Rect]:
         """Places (or reuses) and draws every label; returns the units' label rects by unit id.
@@ -419,13 +468,31 @@ class TableLabels:
                 if m is not None and m.alive:
                     bases[mid] = _base_rect(cam, _ghost_fp(m, look))
         blockers = list(bases.values())
-        reqs = unit_requests(cam, scene, look, drawn, look.ui) + terrain_requests(cam, terrain, look.ui)
+        marks = wound_marks(cam, scene)
+        units = unit_requests(cam, scene, look, drawn, look.ui)
+        reqs = units + terrain_requests(cam, terrain, look.ui)
         if ts is not None:
             blockers += objective_blockers(cam, ts)
             reqs += objective_requests(cam, ts, colours, names, look.ui, colour_of)
             if ts.zones():
                 reqs += zone_requests(cam, ts.zones(), colours, names, look.ui)
-        return place(reqs, blockers, cam.viewport, max(2, round(3 * look.ui)), table_area(cam))
+        gap, area = max(2, round(3 * look.ui)), table_area(cam)
+
+        def left_out(placed) -> int:
+            named = {p.key for p in placed if p.kind == UNIT}
+            return sum(1 for q in units if q.key not in named and q.box.colliderect(cam.viewport))
+
+        placed = place(reqs, blockers, cam.viewport, gap, area, marks=marks)
+        self.hidden = left_out(placed)
+        if self.hidden:   # (said under the table: its room kept first, for the widest count)
+            at = hint_rect(cam, area, hint_text(len(units), cam, look.ui))
+            placed = place(reqs, blockers, cam.viewport, gap, area, taken=(at,), marks=marks)
+            self.hidden = left_out(placed)
+            t = hint_text(self.hidden, cam, look.ui)
+            if self.hidden:
+                placed.append(Placed(HINT, "hint", pygame.Rect(at.topleft, (t.get_width() + 8, t.get_height())),
+                                     t, alpha=170))
+        return placed
 
 
 def terrain_tip(sb) -> list[str]:

@@ -11,7 +11,7 @@ import pytest
 
 from sandbox_support import ROOT
 from sim.sandbox import style as S
-from sim.sandbox.labels import OBJECTIVE, UNIT, Request, place
+from sim.sandbox.labels import OBJECTIVE, UNIT, Request, place, table_area
 
 SIZES = [(800, 600), (1024, 700), (1600, 1000), (2560, 1440)]
 SCENARIOS = ["battle_default.toml", "default.toml", "objective_contested.toml"]
@@ -141,3 +141,92 @@ def test_the_hover_tip_of_a_model_leaves_its_unit_visible(sized):
     from sim.sandbox.overlays import tip_rect
     r = tip_rect(sb.mouse, (200, 40), pygame.Rect((0, 0), sb.size), box, sb.scale)
     assert not r.colliderect(box)
+
+
+def test_a_name_with_no_spot_clear_of_the_other_names_is_left_out_unless_pinned():
+    """Where every spot round a unit is taken, its name goes where it covers no other name (a base
+    rather than text); where every spot covers a name placed before, a unit's name is left out
+    (text over text reads as neither), but a pinned one (the selected unit's) is written, and
+    placed before the others."""
+    vp = pygame.Rect(0, 0, 400, 300)
+    surf = pygame.Surface((60, 12))
+    box = pygame.Rect(180, 140, 20, 20)
+    names = [Request(UNIT, f"n{i}", surf, pygame.Rect(100 + 20 * i, 40, 10, 10), pinned=False) for i in range(4)]
+    bases = [pygame.Rect(0, 0, 400, 300)]   # (every spot covers a base: the name takes one still)
+    (p,) = place([Request(UNIT, "u", surf, box, pinned=False)], bases, vp)
+    assert p.key == "u"
+    # bases everywhere but the spot above the box, which a corner of a name placed before covers:
+    # the name goes on the bases, not on the other name (it went there when a name cost 4 px of
+    # base a px)
+    above = pygame.Rect(156, 125, 68, 12)
+    bases = [pygame.Rect(0, 0, 400, 125), pygame.Rect(0, 137, 400, 163), pygame.Rect(0, 125, 156, 12),
+             pygame.Rect(224, 125, 176, 12)]
+    corner = pygame.Rect(156, 125, 2, 2)
+    (p,) = place([Request(UNIT, "u", surf, box)], bases, vp, taken=(corner,))
+    assert not p.rect.colliderect(corner) and p.rect != above
+    # every spot beside the box covered by names placed before: left out, or written if pinned
+    taken = tuple(pygame.Rect(x, y, 70, 14) for x in range(0, 400, 70) for y in range(0, 300, 14))
+    assert place([Request(UNIT, "u", surf, box, pinned=False)], [], vp, taken=taken) == []
+    (p,) = place([Request(UNIT, "u", surf, box, pinned=True)], [], vp, taken=taken)
+    assert p.key == "u" and p.rect.colliderect(box.inflate(200, 200))
+    # bases everywhere; a large model's wounds written under the first spot: the name goes on
+    # the bases beside it, not on the count
+    count = pygame.Rect(170, 126, 40, 10)
+    (p,) = place([Request(UNIT, "u", surf, box)], [pygame.Rect(0, 0, 400, 300)], vp, marks=(count,))
+    assert not p.rect.colliderect(count)
+    (p,) = place([Request(UNIT, "u", surf, box)], [pygame.Rect(0, 0, 400, 300)], vp)
+    assert p.rect.colliderect(count)   # (without the mark the first spot takes it)
+    first = place(names + [Request(UNIT, "sel", surf, pygame.Rect(130, 40, 10, 10), pinned=True)], [], vp)
+    assert first[0].key == "sel"   # (the pinned name first among the units)
+
+
+def test_a_crowded_table_writes_no_name_over_another_and_says_how_many_it_left_out(tmp_path):
+    """Two 40-unit armies deployed by the rules in an 800x600 window: no name covers another, the
+    selected unit is named, and the hint under the table counts the units whose names were left
+    out (each named in the hover tip of its models)."""
+    import sys
+    from sim.commands import StartBattle
+    from sim.players.loop import make_player
+    from sim.players.resolve import submit_and_resolve
+    from sim.sandbox.app import Sandbox
+    from sim.sandbox.labels import HINT
+    sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests" / "importers")]
+    import full_size
+    import make_armies
+    path = tmp_path / "crowded.toml"
+    path.write_text(make_armies.scenario(full_size.write(tmp_path / "catalogues"), "Ember Pact", "Glass Choir",
+                                         seed=3, points=4000, units=40))
+    pygame.init()
+    sb = Sandbox(str(path), pygame.display.set_mode((800, 600)), size=(800, 600), save_dir=tmp_path)
+    try:
+        b = sb.battle
+        players = [make_player("default", side, b, b.scenario) for side in (0, 1)]
+
+        def answer(r):
+            return players[r.player].answer(b, r)
+
+        submit_and_resolve(b, b.scenario, "start", StartBattle(), answer, None)
+        while b.turn_state.round == 0:
+            c = players[b.turn_state.chooser].choose(b)
+            submit_and_resolve(b, b.scenario, c.where, c.command, c.answer or answer, None, c.step, c.left_out)
+        for _ in range(2):
+            sb.update(1 / 60)
+            sb.draw()
+        shown = sorted(u for u, v in sb.scene.units.items() if not v.destroyed and sb.scene.living(u))
+        assert len(shown) >= 60
+        sb.select(shown[-1])
+        for _ in range(2):
+            sb.update(1 / 60)
+            sb.draw()
+        placed = sb.table_labels.placed
+        for i, a in enumerate(placed):
+            for other in placed[i + 1:]:
+                assert not a.rect.colliderect(other.rect), f"{a.kind} {a.key} over {other.kind} {other.key}"
+        named = {p.key for p in placed if p.kind == UNIT}
+        assert shown[-1] in named   # (the selected unit's name is pinned)
+        left_out = len(set(shown) - named)
+        assert left_out == sb.table_labels.hidden > 0
+        (hint,) = [p for p in placed if p.kind == HINT]
+        assert sb.camera.viewport.contains(hint.rect) and hint.rect.bottom >= table_area(sb.camera).bottom
+    finally:
+        sb.battle.close()
