@@ -176,8 +176,10 @@ def _best_spot(q: Request, surf, taken, blockers, area, gap, marks=()):
             return r, k
         if not q.must:
             continue
-        if not on_labels and (clear is None or ((_covered(r, marks), on_bases), k) < clear[:2]):
-            clear = ((_covered(r, marks), on_bases), k, r)
+        if not on_labels:
+            cover = (_covered(r, marks) if marks else 0, on_bases)
+            if clear is None or (cover, k) < clear[:2]:
+                clear = (cover, k, r)
         cost = on_labels * 4 + on_bases
         if k == 0 and (best is None or cost < best_cost):
             best, best_cost, best_k = r, cost, k
@@ -436,6 +438,7 @@ class TableLabels:
         self.key = None
         self.placed: list[Placed] = []
         self.hidden = 0  # units in sight whose names were left out for want of room (the hint's count)
+        self.marks: tuple = (None, ())  # ((scene version, camera), wound_marks)
 
     def draw(self, surf, cam, scene, look, hulls, drawn, terrain, ts, colours, names) -> dict[str, pygame.Rect]:
         """Places (or reuses) and draws every label; returns the units' label rects by unit id.
@@ -468,7 +471,9 @@ class TableLabels:
                 if m is not None and m.alive:
                     bases[mid] = _base_rect(cam, _ghost_fp(m, look))
         blockers = list(bases.values())
-        marks = wound_marks(cam, scene)
+        if self.marks[0] != bkey:   # (the wounds counts' boxes: kept while nothing moves)
+            self.marks = (bkey, wound_marks(cam, scene))
+        marks = self.marks[1]
         units = unit_requests(cam, scene, look, drawn, look.ui)
         reqs = units + terrain_requests(cam, terrain, look.ui)
         if ts is not None:
@@ -482,16 +487,19 @@ class TableLabels:
             named = {p.key for p in placed if p.kind == UNIT}
             return sum(1 for q in units if q.key not in named and q.box.colliderect(cam.viewport))
 
-        placed = place(reqs, blockers, cam.viewport, gap, area, marks=marks)
+        # (the hint's room under the table kept first, for the widest count, while the names
+        # placed last time left some out: one pass a frame while a unit is dragged)
+        at = hint_rect(cam, area, hint_text(len(units), cam, look.ui)) if self.hidden else None
+        placed = place(reqs, blockers, cam.viewport, gap, area, taken=() if at is None else (at,), marks=marks)
         self.hidden = left_out(placed)
-        if self.hidden:   # (said under the table: its room kept first, for the widest count)
+        if self.hidden and at is None:   # (the first time: placed again with the hint's room kept)
             at = hint_rect(cam, area, hint_text(len(units), cam, look.ui))
             placed = place(reqs, blockers, cam.viewport, gap, area, taken=(at,), marks=marks)
             self.hidden = left_out(placed)
+        if self.hidden:
             t = hint_text(self.hidden, cam, look.ui)
-            if self.hidden:
-                placed.append(Placed(HINT, "hint", pygame.Rect(at.topleft, (t.get_width() + 8, t.get_height())),
-                                     t, alpha=170))
+            placed.append(Placed(HINT, "hint", pygame.Rect(at.topleft, (t.get_width() + 8, t.get_height())),
+                                 t, alpha=170))
         return placed
 
 
