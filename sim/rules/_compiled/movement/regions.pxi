@@ -234,7 +234,8 @@ def rest_mask(rule, c_, ok_):
     for a in away:
         if a.polygons:
             return None   # (a polygon's distance: the reference's)
-    cdef double r = 0.5 * fp.length, lim, tx, ty, tr, d
+    cdef double r = 0.5 * fp.length, lim, tx, ty, tr, d, ox, oy, R, rho, D, marg
+    cdef Py_ssize_t v, V
     cdef const double[:, :] px
     cdef const double[:, :] py
     cdef const double[:, :] abx
@@ -269,8 +270,37 @@ def rest_mask(rule, c_, ok_):
                     and _bounded(c[:, 0], 1e150) and _bounded(c[:, 1], 1e150)):
                 return None   # (as round_core_distances': no product overflows, no NaN made inside)
             px, py, abx, aby, den, pos = px_, py_, abx_, aby_, den_, pos_.view(np.uint8)
+            # (bounds that decide most spots without the core's every edge: the core lies within
+            # R of o, the mean of its vertices, and holds the disc of radius rho round o (o is
+            # inside the convex core; rho, o's least distance to an edge's line), so the
+            # centre's distance to the core is between D - R and D - rho (at least 0), D its
+            # distance to o. A spot whose bound clears the limit by ``marg`` (far more than
+            # this arithmetic's error or the inside test's EPS can move the exact distance) has
+            # the exact answer's verdict; the others are measured exactly.)
+            V = px.shape[1]
+            ox = oy = 0.0
+            for v in range(V):
+                ox += px[0, v]
+                oy += py[0, v]
+            ox /= V
+            oy /= V
+            R = 0.0
+            rho = INFINITY
+            for v in range(V):
+                R = _max(R, hypot(px[0, v] - ox, py[0, v] - oy))
+                if pos[0, v]:
+                    rho = _min(rho, (abx[0, v] * (oy - py[0, v]) - aby[0, v] * (ox - px[0, v])) / sqrt(den[0, v]))
+            if rho == INFINITY:
+                rho = 0.0   # (every edge degenerate: the core is the point o)
             for k in range(K):
                 if ok[k]:
+                    D = hypot(c[k, 0] - ox, c[k, 1] - oy)
+                    marg = 1e-7 * (1.0 + D + R + fabs(lim) + r)
+                    if (D - R) + r > lim + marg:
+                        ok[k] = False
+                        continue
+                    if rho >= 0.0 and _max(D - rho, 0.0) + r < lim - marg:
+                        continue   # (ok[k] stays True)
                     # (point_distances: _round_core_distances of the centre as a point of radius 0)
                     d = _max(_core_gap(c[k, 0], c[k, 1], px, py, abx, aby, den, pos, 0) - 0.0, 0.0)
                     ok[k] = (d + r) <= lim
