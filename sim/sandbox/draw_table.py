@@ -183,6 +183,7 @@ class UnitHulls:
         self.hulls: dict[str, np.ndarray] = {}
         self._by_bases: dict[str, tuple] = {}  # unit id -> (its living bases, its outline)
         self.bases: tuple = (None, {})  # (key, model id -> screen rect of its base)
+        self.marks: tuple = (None, ())  # (key, the wounds counts' screen boxes: sim.sandbox.labels.wound_marks)
 
     def get(self, scene) -> dict[str, np.ndarray]:
         if scene.version != self.version:

@@ -114,15 +114,41 @@ def place(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame
           gap: int = 3, inside: pygame.Rect | None = None, taken: tuple = (), marks: tuple = ()) -> list[Placed]:
     """The labels placed, in ``requests``' priority order (objectives, units, terrain, zones;
     within a kind top to bottom): none overlapping another or a blocker where a free spot
-    exists within RINGS rows; an optional label without one is left out. Every label is kept
-    within ``inside`` (the table's part of the viewport), a required one pushed in. ``taken``:
-    the rects of labels placed before (by another call); ``marks``: what is written on the bases
-    (a large model's wounds left), which a name that must cover bases covers last."""
+    exists within RINGS rows; an optional label without one is left out, and so is a must-show
+    one that is not pinned where every spot covers another label. Every label is kept within
+    ``inside`` (the table's part of the viewport), a required one pushed in. ``taken``: the
+    rects of labels placed before (by another call); ``marks``: what is written on the bases
+    (a large model's wounds left), which a name that must cover bases covers last. Where a
+    pinned label could only be written over another, the labels are placed again with the
+    pinned ones of each kind first (selecting a unit moves no other name where its own has
+    room)."""
+    return place_ordered(requests, blockers, viewport, gap, inside, taken, marks)[0]
+
+
+def place_ordered(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame.Rect, gap: int = 3,
+                  inside: pygame.Rect | None = None, taken: tuple = (), marks: tuple = (),
+                  pinned_first: bool | None = None) -> tuple[list[Placed], bool]:
+    """``place``, and whether the pinned labels went first. ``pinned_first``: None, decided as
+    ``place`` decides (placed again where a pinned one had to go over another label); True or
+    False, placed once in that order (a drag's frames, in the order its last placement took)."""
+    order = sorted(requests, key=lambda q: (PRIORITY[q.kind], q.box.top, q.box.left, q.key))
+    first = sorted(order, key=lambda q: (PRIORITY[q.kind], not q.pinned))   # (stable: the rest as they were)
+    if pinned_first is not None:
+        return _place_in(first if pinned_first else order, blockers, viewport, gap, inside, taken, marks)[0], \
+            pinned_first
+    out, over = _place_in(order, blockers, viewport, gap, inside, taken, marks)
+    if over:
+        out, _ = _place_in(first, blockers, viewport, gap, inside, taken, marks)
+    return out, over
+
+
+def _place_in(order: list[Request], blockers, viewport, gap, inside, taken, marks) -> tuple[list[Placed], bool]:
+    """``place`` in this order: the labels placed, and whether a pinned one had to be written
+    over another label."""
     area = viewport if inside is None else inside
-    # (the pinned ones of a kind first: the selected unit's name before the names round it)
-    order = sorted(requests, key=lambda q: (PRIORITY[q.kind], not q.pinned, q.box.top, q.box.left, q.key))
     taken = list(taken)
     out: list[Placed] = []
+    over = False
     for q in order:
         if not q.box.colliderect(viewport):
             continue  # (out of sight: no name at the edge)
@@ -132,17 +158,18 @@ def place(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame
             got = _best_spot(q, surf, taken, blockers, area, gap, marks)
             if got is not None:
                 best, best_k = got
+                over = over or (q.pinned and best.collidelist(taken) >= 0)
                 lead = _leader(best, q.box) if best_k else None
                 taken.append(best)
                 out.append(Placed(q.kind, q.key, best, surf, lead, q.alpha, surf is q.short))
                 break
-    return out
+    return out, over
 
 
 def _best_spot(q: Request, surf, taken, blockers, area, gap, marks=()):
     """(rect, ring) of ``surf``'s label for ``q``: the first free spot; else (a must-show
     label) the spot covering no other label, the least of the ``marks`` and then of the bases
-    (the nearest ring of those), else (a pinned one) the least covered spot beside it; None
+    (a ring farther out counting as a label's area of bases more), else (a pinned one) the least covered spot beside it; None
     when an optional label has no free spot, or a label that is not pinned has none clear of
     the other labels."""
     w, h = surf.get_width() + 8, surf.get_height()
@@ -176,8 +203,8 @@ def _best_spot(q: Request, surf, taken, blockers, area, gap, marks=()):
             return r, k
         if not q.must:
             continue
-        if not on_labels:
-            cover = (_covered(r, marks) if marks else 0, on_bases)
+        if not on_labels:   # (a ring farther out counts as a whole label's area of bases more)
+            cover = (_covered(r, marks) if marks else 0, on_bases + k * w * h)
             if clear is None or (cover, k) < clear[:2]:
                 clear = (cover, k, r)
         cost = on_labels * 4 + on_bases
@@ -405,22 +432,33 @@ def unit_requests(cam, scene, look, hulls, ui: float) -> list[Request]:
 
 def wound_marks(cam, scene) -> tuple:
     """The screen boxes of the wounds left written on large models (more than 10 W: a count, not
-    pips; sim.sandbox.draw_table._pips), about their bases' middles."""
+    pips), where sim.sandbox.draw_table._pips writes them: under the base's middle, in its
+    size of text, as wide as the widest count."""
     out = []
     k = cam.scale
     for m in scene.models.values():
-        if m.alive and m.W > 10:
-            r = max(2.0, min(m.fp.length, m.fp.width if m.fp.shape != "round" else m.fp.length) * 0.5 * k)
-            x, y = cam.ox + m.fp.x * k, cam.oy + m.fp.y * k
-            out.append(pygame.Rect(round(x - 0.9 * r), round(y), round(1.8 * r), round(0.75 * r)))
+        if not (m.alive and m.W > 10):
+            continue
+        r = max(2.0, m.fp.length * 0.5 * k)
+        if r < (4 if m.fp.shape == "round" else 5):
+            continue   # (too small a base for any pip: draw_table writes none)
+        if m.fp.shape != "round":
+            r = min(r, m.fp.width * 0.5 * k)
+        w, h = text(f"{m.W}/{m.W}", max(9, min(14, int(r * 0.7))), S.PIP_FULL, True).get_size()
+        x, y = cam.ox + m.fp.x * k, cam.oy + m.fp.y * k
+        out.append(pygame.Rect(round(x - w / 2), round(y + r * 0.15), w, h))
     return tuple(out)
 
 
-def hint_text(hidden: int, cam, ui: float) -> pygame.Surface:
+def hint_text(hidden: int, cam, ui: float, width: int | None = None) -> pygame.Surface:
     """The words saying that ``hidden`` units' names were left out for want of room, and where
-    to read them."""
-    words = f"{hidden} unit name{'s' if hidden != 1 else ''} left out for room: hover a model for its unit, or zoom in"
-    return text(words, font_px(cam.scale, ui, 11), S.TEXT_DIM)
+    to read them (shorter where the full words are wider than ``width`` px)."""
+    fs = font_px(cam.scale, ui, 11)
+    plural = "s" if hidden != 1 else ""
+    t = text(f"{hidden} unit name{plural} left out for room: hover a model for its unit, or zoom in", fs, S.TEXT_DIM)
+    if width is not None and t.get_width() + 8 > width:
+        t = text(f"{hidden} name{plural} left out: hover a model", fs, S.TEXT_DIM)
+    return t
 
 
 def hint_rect(cam, area: pygame.Rect, surf: pygame.Surface) -> pygame.Rect:
@@ -438,7 +476,7 @@ class TableLabels:
         self.key = None
         self.placed: list[Placed] = []
         self.hidden = 0  # units in sight whose names were left out for want of room (the hint's count)
-        self.marks: tuple = (None, ())  # ((scene version, camera), wound_marks)
+        self.pinned_first = False  # whether the last placement put the pinned names first (place_ordered)
 
     def draw(self, surf, cam, scene, look, hulls, drawn, terrain, ts, colours, names) -> dict[str, pygame.Rect]:
         """Places (or reuses) and draws every label; returns the units' label rects by unit id.
@@ -471,9 +509,10 @@ class TableLabels:
                 if m is not None and m.alive:
                     bases[mid] = _base_rect(cam, _ghost_fp(m, look))
         blockers = list(bases.values())
-        if self.marks[0] != bkey:   # (the wounds counts' boxes: kept while nothing moves)
-            self.marks = (bkey, wound_marks(cam, scene))
-        marks = self.marks[1]
+        marks = getattr(hulls, "marks", (None, ()))
+        if marks[0] != bkey:   # (the wounds counts' boxes: kept beside the bases' while nothing moves)
+            marks = hulls.marks = (bkey, wound_marks(cam, scene))
+        marks = marks[1]
         units = unit_requests(cam, scene, look, drawn, look.ui)
         reqs = units + terrain_requests(cam, terrain, look.ui)
         if ts is not None:
@@ -487,17 +526,24 @@ class TableLabels:
             named = {p.key for p in placed if p.kind == UNIT}
             return sum(1 for q in units if q.key not in named and q.box.colliderect(cam.viewport))
 
-        # (the hint's room under the table kept first, for the widest count, while the names
-        # placed last time left some out: one pass a frame while a unit is dragged)
-        at = hint_rect(cam, area, hint_text(len(units), cam, look.ui)) if self.hidden else None
-        placed = place(reqs, blockers, cam.viewport, gap, area, taken=() if at is None else (at,), marks=marks)
+        # (the hint's room under the table kept first, for the widest count; while a unit is
+        # dragged, from the last placement's count: one pass a frame)
+        vw = cam.viewport.w
+
+        def room() -> pygame.Rect:
+            return hint_rect(cam, area, hint_text(len(units), cam, look.ui, vw))
+
+        at = room() if self.hidden and look.ghosts else None
+        order = self.pinned_first if look.ghosts else None   # (a drag's frames: the last placement's order)
+        placed, self.pinned_first = place_ordered(reqs, blockers, cam.viewport, gap, area,
+                                                  () if at is None else (at,), marks, order)
         self.hidden = left_out(placed)
-        if self.hidden and at is None:   # (the first time: placed again with the hint's room kept)
-            at = hint_rect(cam, area, hint_text(len(units), cam, look.ui))
-            placed = place(reqs, blockers, cam.viewport, gap, area, taken=(at,), marks=marks)
+        if self.hidden and at is None:   # (placed again with the hint's room kept)
+            at = room()
+            placed, self.pinned_first = place_ordered(reqs, blockers, cam.viewport, gap, area, (at,), marks, order)
             self.hidden = left_out(placed)
         if self.hidden:
-            t = hint_text(self.hidden, cam, look.ui)
+            t = hint_text(self.hidden, cam, look.ui, vw)
             placed.append(Placed(HINT, "hint", pygame.Rect(at.topleft, (t.get_width() + 8, t.get_height())),
                                  t, alpha=170))
         return placed

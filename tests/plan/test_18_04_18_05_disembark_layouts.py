@@ -139,12 +139,14 @@ def test_18_04_disembark_options_limit_takes_the_first_layouts_and_searches_no_f
         searches = []
         real = PT.place_unit
         monkeypatch.setattr(PT, "place_unit", lambda *a, **k: searches.append(1) or real(*a, **k))
-        disembark_options(b, squad, (30.0, 40.0))  # (18.04's "can be set up" searched and kept)
+        towards = (0.0, 20.0)   # (west-north-west of the rhino: not the first of the sides)
+        disembark_options(b, squad, towards)  # (18.04's "can be set up" searched and kept)
         searches.clear()
-        every = disembark_options(b, squad, (30.0, 40.0))
+        every = disembark_options(b, squad, towards)
         whole = len(searches)
         assert len(every) >= 4 and whole >= len(every)
+        assert every[0] != disembark_options(b, squad)[0]   # (the side towards the point first)
         for k in (1, 3):
             searches.clear()
-            assert disembark_options(b, squad, (30.0, 40.0), limit=k) == every[:k]
+            assert disembark_options(b, squad, towards, limit=k) == every[:k]
             assert len(searches) < whole
