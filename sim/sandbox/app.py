@@ -43,7 +43,7 @@ from sim.sandbox.calculator_panel import CalculatorPanel
 from sim.sandbox.charge_odds import ChargeOdds, tip as charge_tip
 from sim.sandbox.labels import TableLabels, hovered_boxes, near_model_boxes, terrain_tip
 from sim.sandbox.log_list import LogList
-from sim.sandbox.screen_layout import arrange
+from sim.sandbox.screen_layout import MIN_WINDOW, arrange, at_least_min
 from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
 from sim.sandbox.scene import Scene
@@ -79,7 +79,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if not pygame.get_init():
             pygame.init()
         self.surface = surface if surface is not None else pygame.Surface(size)
-        self.size = self.surface.get_size()
+        self.size = at_least_min(self.surface.get_size())   # (screen_layout.MIN_WINDOW)
         if isinstance(scenario_path, (str, os.PathLike)):
             self.scenario_path = str(scenario_path)
             self.spec = load_scenario(scenario_path)
@@ -255,7 +255,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._footer_h = None
 
     def resize(self, size) -> None:
-        self.size = tuple(size)
+        self.size = at_least_min(size)   # (a smaller window shows part of it: screen_layout.MIN_WINDOW)
         if self.surface.get_size() != self.size:
             self.surface = pygame.Surface(self.size) if pygame.display.get_surface() is None \
                 else pygame.display.get_surface()
@@ -718,6 +718,19 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         return self._oc_cache
 
 
+def _keep_at_least(size) -> None:
+    """The window manager keeps the window at least ``size`` (pygame-ce's Window of the display
+    module; its reader is deprecated, and where it is gone the layout's own least stands:
+    Sandbox.resize)."""
+    import warnings
+    get = getattr(getattr(pygame, "Window", None), "from_display_module", None)
+    if get is None:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        get().minimum_size = size
+
+
 def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = None,
                 replay_scenario: str | None = None, ai: dict | None = None, ai_speed: float = DEFAULT_SPEED) -> int:
     """Open the sandbox window on a scenario (or, with ``replay``, watching that replay log).
@@ -733,6 +746,7 @@ def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = Non
         pygame.display.init()
         pygame.font.init()
         screen = pygame.display.set_mode((1440, 900), pygame.RESIZABLE)
+        _keep_at_least(MIN_WINDOW)
     except pygame.error:
         print(f"sim: no display available; run it without a window: sim play --headless {scenario_path}",
               file=sys.stderr)

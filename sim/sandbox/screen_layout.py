@@ -18,6 +18,16 @@ from sim.sandbox.camera import MARGIN
 
 SIDE_MIN = 260  # px at UI scale 1: the log and the dice tray's column, at the least
 SHORT = 800  # px: a window lower than this keeps the log and the tray to a fifth of its height
+# px: the smallest window the sandbox lays itself out in (every control still reached, through the
+# action bar's "More..." and the panels' scroll bars); a real window is kept at least this size,
+# and a smaller one is laid out at this size, what does not fit cut off (below ~350x260 the
+# widget library's layout recursed without end)
+MIN_WINDOW = (640, 480)
+
+
+def at_least_min(size) -> tuple[int, int]:
+    """The size the sandbox is laid out at for a window of ``size``: MIN_WINDOW's where smaller."""
+    return max(int(size[0]), MIN_WINDOW[0]), max(int(size[1]), MIN_WINDOW[1])
 
 
 def arrange(r: dict, size, scale: float, board) -> dict:

@@ -41,3 +41,26 @@ def test_resize_small_and_large(make):
     assert heights[(2560, 1440)] > heights[(1440, 900)] >= heights[(800, 600)]
     # the card's text follows the scale too
     assert sb.label_rects and sb.rects["card"].w > 0
+
+
+def test_a_window_smaller_than_the_least_is_laid_out_at_the_least(make):
+    """A window resized below screen_layout.MIN_WINDOW (the widget library's layout recursed
+    without end below ~350x260) is laid out at MIN_WINDOW, what does not fit cut off; growing it
+    again lays it out at its size; a sandbox made on a tiny surface starts at the least too."""
+    from sim.sandbox.app import Sandbox
+    from sim.sandbox.screen_layout import MIN_WINDOW
+    d = make(ROOT / "scenarios" / "battle_default.toml")
+    sb = d.sb
+    for size in ((320, 240), (200, 150), (1200, 300), (300, 1000)):
+        _resize(d, size)
+        assert sb.size == (max(size[0], MIN_WINDOW[0]), max(size[1], MIN_WINDOW[1]))
+        sb.draw()
+    _resize(d, (1024, 700))
+    assert sb.size == (1024, 700)
+    small = Sandbox(str(ROOT / "scenarios" / "battle_default.toml"), pygame.Surface((300, 200)))
+    try:
+        assert small.size == MIN_WINDOW
+        small.update(1 / 60)
+        small.draw()
+    finally:
+        small.battle.close()
