@@ -169,9 +169,9 @@ def _place_in(order: list[Request], blockers, viewport, gap, inside, taken, mark
 def _best_spot(q: Request, surf, taken, blockers, area, gap, marks=()):
     """(rect, ring) of ``surf``'s label for ``q``: the first free spot; else (a must-show
     label) the spot covering no other label, the least of the ``marks`` and then of the bases
-    (a ring farther out counting as a label's area of bases more), else (a pinned one) the least covered spot beside it; None
-    when an optional label has no free spot, or a label that is not pinned has none clear of
-    the other labels."""
+    (a ring farther out counting as a label's area of bases more), else (a pinned one) the
+    least covered spot beside it; None when an optional label has no free spot, or a label
+    that is not pinned has none clear of the other labels."""
     w, h = surf.get_width() + 8, surf.get_height()
     best = best_cost = best_k = None
     if q.touch is not None:
