@@ -430,22 +430,24 @@ def unit_requests(cam, scene, look, hulls, ui: float) -> list[Request]:
     return out
 
 
-def wound_marks(cam, scene) -> tuple:
+def wound_marks(cam, scene, moved: dict | None = None) -> tuple:
     """The screen boxes of the wounds left written on large models (more than 10 W: a count, not
     pips), where sim.sandbox.draw_table._pips writes them: under the base's middle, in its
-    size of text, as wide as the widest count."""
+    size of text, as wide as the widest count. ``moved``: model id -> the footprint a model is
+    drawn at instead of its own (a staged move's ghost)."""
     out = []
     k = cam.scale
     for m in scene.models.values():
         if not (m.alive and m.W > 10):
             continue
-        r = max(2.0, m.fp.length * 0.5 * k)
-        if r < (4 if m.fp.shape == "round" else 5):
+        fp = m.fp if moved is None else moved.get(m.id, m.fp)
+        r = max(2.0, fp.length * 0.5 * k)
+        if r < (4 if fp.shape == "round" else 5):
             continue   # (too small a base for any pip: draw_table writes none)
-        if m.fp.shape != "round":
-            r = min(r, m.fp.width * 0.5 * k)
+        if fp.shape != "round":
+            r = min(r, fp.width * 0.5 * k)
         w, h = text(f"{m.W}/{m.W}", max(9, min(14, int(r * 0.7))), S.PIP_FULL, True).get_size()
-        x, y = cam.ox + m.fp.x * k, cam.oy + m.fp.y * k
+        x, y = cam.ox + fp.x * k, cam.oy + fp.y * k
         out.append(pygame.Rect(round(x - w / 2), round(y + r * 0.15), w, h))
     return tuple(out)
 
@@ -509,10 +511,14 @@ class TableLabels:
                 if m is not None and m.alive:
                     bases[mid] = _base_rect(cam, _ghost_fp(m, look))
         blockers = list(bases.values())
-        marks = getattr(hulls, "marks", (None, ()))
-        if marks[0] != bkey:   # (the wounds counts' boxes: kept beside the bases' while nothing moves)
-            marks = hulls.marks = (bkey, wound_marks(cam, scene))
-        marks = marks[1]
+        big = [mid for mid in look.ghosts if getattr(scene.models.get(mid), "W", 0) > 10] if look.ghosts else ()
+        if big:   # (a large model dragged: its count's box goes with it)
+            marks = wound_marks(cam, scene, {mid: _ghost_fp(scene.models[mid], look) for mid in big})
+        else:
+            marks = getattr(hulls, "marks", (None, ()))
+            if marks[0] != bkey:   # (the wounds counts' boxes: kept beside the bases' while nothing moves)
+                marks = hulls.marks = (bkey, wound_marks(cam, scene))
+            marks = marks[1]
         units = unit_requests(cam, scene, look, drawn, look.ui)
         reqs = units + terrain_requests(cam, terrain, look.ui)
         if ts is not None:

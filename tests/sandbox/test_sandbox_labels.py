@@ -247,5 +247,11 @@ def test_a_crowded_table_writes_no_name_over_another_and_says_how_many_it_left_o
         for m, box in zip(big, marks):
             x, y = sb.camera.to_screen(m.x, m.y)
             assert box.left < x < box.right and y <= box.top < y + m.fp.length * sb.camera.scale
+        # a large model drawn elsewhere (a staged move's ghost): its count's box goes with it
+        m = big[0]
+        moved = wound_marks(sb.camera, sb.scene, {m.id: m.fp.moved(m.x + 3.0, m.y - 2.0)})
+        assert moved[1:] == marks[1:]
+        assert abs(moved[0].x - marks[0].x - 3.0 * sb.camera.scale) <= 1
+        assert abs(moved[0].y - marks[0].y + 2.0 * sb.camera.scale) <= 1
     finally:
         sb.battle.close()
