@@ -339,8 +339,9 @@ def _draw_model(surf, cam, m, look: Look, colour, mark=None) -> None:
         if m.character:
             _star(surf, S.CHARACTER, (cx, cy), max(3.0, min(r, fp.width * 0.5 * cam.scale) * 0.55),
                   S.shade(S.CHARACTER, 0.4))
-        if m.W > 1 and r >= 5:
-            _pips(surf, cx, cy, min(r, fp.width * 0.5 * cam.scale), m.remaining, m.W)
+        pr = pips_radius(fp, cam.scale)
+        if m.W > 1 and pr is not None:
+            _pips(surf, cx, cy, pr, m.remaining, m.W)
     if m.id == look.selected_model:
         _ring(surf, cam, fp, S.SELECT, 2, 2)
     if m.id in look.highlighted:
@@ -385,11 +386,34 @@ def _star(surf, colour, c, R, edge) -> None:
     pygame.draw.polygon(surf, edge, pts, 1)
 
 
+COUNTED = 10  # more wounds than this are written as a count ("12/14"), not pips
+
+
+def pips_radius(fp, scale: float) -> float | None:
+    """The radius ``_pips`` lays a model's wounds out by, on a base ``fp`` drawn at ``scale``
+    px an inch (the base's, or a hull's half width where smaller); None where the base is too
+    small for any."""
+    r = max(2.0, fp.length * 0.5 * scale)
+    if fp.shape == "round":
+        return r if r >= 4 else None
+    return min(r, fp.width * 0.5 * scale) if r >= 5 else None
+
+
+def count_text(remaining: int, total: int, r: float) -> pygame.Surface:
+    """The wounds count ``_pips`` writes on a base of pips radius ``r``."""
+    return text(f"{max(remaining, 0)}/{total}", max(9, min(14, int(r * 0.7))), S.PIP_FULL, True)
+
+
+def count_topleft(cx: float, cy: float, r: float, t: pygame.Surface) -> tuple[float, float]:
+    """Where ``_pips`` writes the count ``t`` on a base centred at (cx, cy): under its middle."""
+    return cx - t.get_width() / 2, cy + r * 0.15
+
+
 def _pips(surf, cx, cy, r, remaining, total) -> None:
     """Wound pips on an arc under the base: filled = remaining, dark = lost."""
-    if total > 10:
-        t = text(f"{max(remaining, 0)}/{total}", max(9, min(14, int(r * 0.7))), S.PIP_FULL, True)
-        surf.blit(t, (cx - t.get_width() / 2, cy + r * 0.15))
+    if total > COUNTED:
+        t = count_text(remaining, total, r)
+        surf.blit(t, count_topleft(cx, cy, r, t))
         return
     pr = max(1.5, min(3.2, r * 0.16))
     span = min(math.pi * 0.9, (total - 1) * pr * 2.6 / max(r * 0.78, 1))

@@ -132,14 +132,12 @@ def place_ordered(requests: list[Request], blockers: list[pygame.Rect], viewport
     ``place`` decides (placed again where a pinned one had to go over another label); True or
     False, placed once in that order (a drag's frames, in the order its last placement took)."""
     order = sorted(requests, key=lambda q: (PRIORITY[q.kind], q.box.top, q.box.left, q.key))
+    if not pinned_first:
+        out, over = _place_in(order, blockers, viewport, gap, inside, taken, marks)
+        if pinned_first is False or not over:
+            return out, False
     first = sorted(order, key=lambda q: (PRIORITY[q.kind], not q.pinned))   # (stable: the rest as they were)
-    if pinned_first is not None:
-        return _place_in(first if pinned_first else order, blockers, viewport, gap, inside, taken, marks)[0], \
-            pinned_first
-    out, over = _place_in(order, blockers, viewport, gap, inside, taken, marks)
-    if over:
-        out, _ = _place_in(first, blockers, viewport, gap, inside, taken, marks)
-    return out, over
+    return _place_in(first, blockers, viewport, gap, inside, taken, marks)[0], True
 
 
 def _place_in(order: list[Request], blockers, viewport, gap, inside, taken, marks) -> tuple[list[Placed], bool]:
@@ -431,24 +429,22 @@ def unit_requests(cam, scene, look, hulls, ui: float) -> list[Request]:
 
 
 def wound_marks(cam, scene, moved: dict | None = None) -> tuple:
-    """The screen boxes of the wounds left written on large models (more than 10 W: a count, not
-    pips), where sim.sandbox.draw_table._pips writes them: under the base's middle, in its
-    size of text, as wide as the widest count. ``moved``: model id -> the footprint a model is
-    drawn at instead of its own (a staged move's ghost)."""
+    """The screen boxes of the wounds counts written on large models (sim.sandbox.draw_table
+    ._pips: more than COUNTED W), as wide as the widest count. ``moved``: model id -> the
+    footprint a model is drawn at instead of its own (a staged move's ghost)."""
+    from sim.sandbox.draw_table import COUNTED, count_text, count_topleft, pips_radius
     out = []
     k = cam.scale
     for m in scene.models.values():
-        if not (m.alive and m.W > 10):
+        if not (m.alive and m.W > COUNTED):
             continue
         fp = m.fp if moved is None else moved.get(m.id, m.fp)
-        r = max(2.0, fp.length * 0.5 * k)
-        if r < (4 if fp.shape == "round" else 5):
-            continue   # (too small a base for any pip: draw_table writes none)
-        if fp.shape != "round":
-            r = min(r, fp.width * 0.5 * k)
-        w, h = text(f"{m.W}/{m.W}", max(9, min(14, int(r * 0.7))), S.PIP_FULL, True).get_size()
-        x, y = cam.ox + fp.x * k, cam.oy + fp.y * k
-        out.append(pygame.Rect(round(x - w / 2), round(y + r * 0.15), w, h))
+        r = pips_radius(fp, k)
+        if r is None:
+            continue   # (too small a base for any pip: none is written)
+        t = count_text(m.W, m.W, r)
+        x, y = count_topleft(cam.ox + fp.x * k, cam.oy + fp.y * k, r, t)
+        out.append(pygame.Rect(round(x), round(y), t.get_width(), t.get_height()))
     return tuple(out)
 
 
@@ -497,7 +493,7 @@ class TableLabels:
         return {p.key: p.rect for p in self.placed if p.kind == UNIT}
 
     def _place(self, cam, scene, look, hulls, drawn, terrain, ts, colours, names, colour_of) -> list[Placed]:
-        from sim.sandbox.draw_table import _base_rect, _ghost_fp
+        from sim.sandbox.draw_table import COUNTED, _base_rect, _ghost_fp
         bkey = (scene.version, cam.key)
         if hulls.bases[0] == bkey:
             bases = hulls.bases[1]
@@ -511,7 +507,7 @@ class TableLabels:
                 if m is not None and m.alive:
                     bases[mid] = _base_rect(cam, _ghost_fp(m, look))
         blockers = list(bases.values())
-        big = [mid for mid in look.ghosts if getattr(scene.models.get(mid), "W", 0) > 10] if look.ghosts else ()
+        big = [mid for mid in look.ghosts if getattr(scene.models.get(mid), "W", 0) > COUNTED] if look.ghosts else ()
         if big:   # (a large model dragged: its count's box goes with it)
             marks = wound_marks(cam, scene, {mid: _ghost_fp(scene.models[mid], look) for mid in big})
         else:
