@@ -6,6 +6,10 @@
 _SPOTS_DIRECTIONS = []   # (sim.rules.movement.solvers.spots.directions, found when first needed)
 _SPOTS_RING = []   # (spots.ring and table.ANGLES, the contact rings round a hull: found when first needed)
 GROW_LOOSE = (1.0, 1.9)  # (movement.solvers.placement.LOOSE: a test holds the two equal)
+# (id(a table's centres), a hull's row, the base's size and facing, the clearance) -> (the centres,
+# spots.ring's array round that hull): the table's arrays are new after each ``add``, and the entry
+# keeps them
+_GROW_RINGS = {}
 
 
 def grow_spots(fp, placed, table, gap_, tight, square=False):
@@ -20,6 +24,11 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
     it, as the reference's has. A base that is not round among them, a footprint of numbers
     narrower than a float (the reference's arrays would compute in their type) or a value that
     is no finite number is the reference's."""
+    return _grow_spots(fp, placed, table, None, gap_, tight, square)
+
+
+cdef object _grow_spots(fp, placed, table, rule, gap_, tight, square):
+    """``grow_spots``, its region's rule for the base given (None: the table's, looked up)."""
     if fp.shape != "round" or type(gap_) is not float or not isinstance(fp.length, float):
         return None
     cdef Py_ssize_t n = len(placed), i, j, k, q, m, L, A, nk
@@ -46,7 +55,8 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
         i += 1
     cdef const double[:, :] u = directions(4 if square else 12)
     A = u.shape[0]
-    rule = table.rule(fp)
+    if rule is None:
+        rule = table.rule(fp)
     lines = rule.lines() if tight else ()
     L = len(lines)
     # the contact rings' bases (_Table.contact_spots): those whose box meets the placed models' box
@@ -101,7 +111,17 @@ def grow_spots(fp, placed, table, gap_, tight, square=False):
             if orad[keep[i]] > 0:
                 nc += 12
                 continue
-            ring_ = ring(fp, others[keep[i]][1], table.clearance, angles)
+            # (spots.ring's array for this hull of the table and this base, kept with the table's
+            # arrays until the next ``add``: the same array the ring gives)
+            key = (id(oc_), keep[i], fp.length, fp.width, fp.angle, table.clearance)
+            got = _GROW_RINGS.get(key)
+            if got is not None and got[0] is oc_:
+                ring_ = got[1]
+            else:
+                ring_ = ring(fp, others[keep[i]][1], table.clearance, angles)
+                if len(_GROW_RINGS) >= 1024:
+                    _GROW_RINGS.clear()
+                _GROW_RINGS[key] = (oc_, ring_)
             if not _all_of((ring_,), F64) or ring_.ndim != 2 or (ring_.shape[0] and ring_.shape[1] != 2):
                 return None
             rings[i] = ring_
@@ -236,11 +256,32 @@ cdef inline double _round6(double x) noexcept nogil:
     return rint(x * 1e6) / 1e6
 
 
+cdef object _held(c_, ok_):
+    """``c_[ok_]`` (the rows a (K,) mask holds, in order: the same values), made here for a float
+    (K, 2) array and a plain bool mask (numpy's indexing otherwise)."""
+    if not (_all_of((ok_,), BOOL) and ok_.ndim == 1 and c_.shape[0] == ok_.shape[0]):
+        return c_[ok_]
+    cdef const unsigned char[:] ok = ok_.view(np.uint8)
+    cdef const double[:, :] c = c_
+    cdef Py_ssize_t n = 0, k, m = 0
+    for k in range(ok.shape[0]):
+        n += ok[k]
+    out_ = np.empty((n, 2))
+    cdef double[:, ::1] out = out_
+    if n:
+        for k in range(c.shape[0]):
+            if ok[k]:
+                out[m, 0] = c[k, 0]
+                out[m, 1] = c[k, 1]
+                m += 1
+    return out_
+
+
 def grow_pick(f, placed, table, prefer, gap_, anchor_, tight, square):
     """movement.solvers.placement._grow_pick, for a round base after round unit-mates: the spots
     ``grow_spots`` offers, the region's first limits (``edges_and_zone``; its other limits, a
-    ``near`` target or what it keeps away from, by the reference's own ``ModelRule._rest_mask``
-    on the same arrays), ``spots_fit`` of those left, then ``_model_keys``' keys for those left
+    ``near`` target or what it keeps away from, by ``rest_mask``'s twin on the same arrays, or
+    where it declines the reference's own ``ModelRule._rest_mask``), ``spots_fit`` of those left, then ``_model_keys``' keys for those left
     (np.hypot's, C's hypot, to the anchor and to each preferred point, the least of them; the
     edge's distance less the base's half extent; each key np.round's to 6 decimals) and the
     first of the least (``_best``'s lexicographic order, ties to the first). Each step the
@@ -249,27 +290,28 @@ def grow_pick(f, placed, table, prefer, gap_, anchor_, tight, square):
     finite number within a table's size is the reference's."""
     if f.shape != "round" or not _all_of((anchor_,), F64) or anchor_.ndim != 1 or anchor_.shape[0] != 2:
         return None
-    c_ = grow_spots(f, placed, table, gap_, tight, square)
+    rule = table.rule(f)
+    c_ = _grow_spots(f, placed, table, rule, gap_, tight, square)
     if c_ is None or not _all_of((c_,), F64) or c_.ndim != 2 or c_.shape[1] != 2:
         return None
     if c_.shape[0] == 0:
         return ()
-    rule = table.rule(f)
     ok_ = edges_and_zone(rule, c_)
     if ok_ is None:
         return None
     rg = rule.region
     if rg.near is not None or rg.away:
-        ok_ = rule._rest_mask(c_, ok_)
-    if not ok_.any():
+        got_ = rest_mask(rule, c_, ok_)   # (the twin, called here; where it declines, its record)
+        ok_ = got_ if got_ is not None else rule._rest_mask(c_, ok_)
+    c_ = _held(c_, ok_)
+    if not len(c_):
         return ()
-    c_ = c_[ok_]
     ok_ = spots_fit(f, c_, placed, table, gap_)
     if ok_ is None:
         return None
-    if not ok_.any():
+    c_ = _held(c_, ok_)
+    if not len(c_):
         return ()
-    c_ = c_[ok_]
     # the keys (_model_keys) and the first of the least (_best)
     cdef const double[:, :] c = c_
     cdef const double[:] anchor = anchor_

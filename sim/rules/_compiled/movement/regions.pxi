@@ -1,7 +1,10 @@
 # The compiled twin of sim.rules.movement.solvers.regions: a base kept more than a distance from
 # every one of a set of bases (a region's "away" limits: 8" from every enemy model for an ingress
 # or a Deep Strike, a set-up's engagement). One file of move.pyx, which says what every twin holds
-# to (this folder's files are named after the modules whose kernels they twin).
+# to (this folder's files are named after the modules whose kernels they twin). What a search asks
+# again and again of arrays that never change once made (an Away's footprints, a hull target's
+# core, a rule's zone limits) is read once and kept, by the identity of the arrays it was read
+# from (each kept reading holds them, so no other object takes their id while it is kept).
 
 
 _REGIONS = []   # (sim.rules.movement.solvers.regions.circles_of, found when first needed)
@@ -26,31 +29,93 @@ def farther_than(fp, c_, fps, d_, circles=None):
     if not _all_of((c_,), F64) or c_.ndim != 2 or type(d_) is not float:
         return None
     cdef const double[:, :] c = c_
-    cdef Py_ssize_t K = c.shape[0], n = len(fps), k, j
+    cdef Py_ssize_t K = c.shape[0]
     if K and c.shape[1] != 2:
         return None
     out_ = np.ones(K, dtype=bool)
-    cdef unsigned char[::1] ok = out_.view(np.uint8)
-    if K == 0 or n == 0:
+    if K == 0 or len(fps) == 0:
         return out_
     if not (_finite(c[:, 0]) and _finite(c[:, 1])):
         return None
+    cdef _FarReading rd = _FAR_READINGS.get(id(circles)) if circles is not None else None
+    if rd is None or rd.circles is not circles or rd.fps is not fps:
+        rd = _far_reading(fps, circles)
+        if rd is None:
+            return None
+    if _farther(fp, c, out_.view(np.uint8), rd, d_) < 0:
+        return None
+    return out_
+
+
+cdef class _FarReading:
+    """``farther_than``'s reading of a set of footprints and their circles (circles_of's arrays),
+    none of which changes once made: the circles as typed views, every footprint in the order of
+    its centre's x (a stable sort: ties in list order), and what the footprints are measured by
+    once one is first measured (a round footprint's radius; a hull's core, for a round base
+    placed). Kept per ``circles`` tuple for an Away's own (``_far_kept``)."""
+    cdef object circles, fps
+    cdef Py_ssize_t n
+    cdef const double[:] ox, oy, reach, inner
+    cdef const Py_ssize_t[::1] order
+    cdef double[::1] rad        # (-1: not read yet, or a hull)
+    cdef list cores             # (a hull's core against a round base, once read)
+    cdef Py_ssize_t[::1] scols  # (scratch: the footprints a call reads, in x order, and their x; no
+                                # call a test makes while it reads them reads this reading again)
+    cdef double[::1] sx
+
+
+_FAR_READINGS = {}   # id(an Away's circles) -> its _FarReading (the reading keeps the tuple: its id names no other)
+cdef enum:
+    _FAR_KEPT = 256
+
+
+cdef _FarReading _far_reading(fps, circles):
+    """A new reading of ``fps`` (their circles: ``circles``, or circles_of's), or None where an
+    array is of another type or size or holds a value that is no finite number (the reference's)."""
+    cdef Py_ssize_t n = len(fps)
     if circles is None:
         if not _REGIONS:
             from sim.rules.movement.solvers.regions import circles_of
             _REGIONS.append(circles_of)
         circles = _REGIONS[0](fps)
     ox_, oy_, reach_, inner_ = circles
-    if not _all_of((ox_, oy_, reach_, inner_), F64):
+    if not _all_of((ox_, oy_, reach_, inner_), F64) or ox_.ndim != 1 or oy_.ndim != 1 or reach_.ndim != 1 or inner_.ndim != 1:
         return None
-    cdef const double[:] ox = ox_
-    cdef const double[:] oy = oy_
-    cdef const double[:] reach = reach_
-    cdef const double[:] inner = inner_
-    if ox.shape[0] != n or oy.shape[0] != n or reach.shape[0] != n or inner.shape[0] != n:
+    cdef _FarReading rd = _FarReading()
+    rd.circles, rd.fps, rd.n = circles, fps, n
+    rd.ox, rd.oy, rd.reach, rd.inner = ox_, oy_, reach_, inner_
+    if rd.ox.shape[0] != n or rd.oy.shape[0] != n or rd.reach.shape[0] != n or rd.inner.shape[0] != n:
         return None
-    if not (_finite(ox) and _finite(oy) and _finite(reach) and _finite(inner)):
+    if not (_finite(rd.ox) and _finite(rd.oy) and _finite(rd.reach) and _finite(rd.inner)):
         return None
+    rd.order = np.argsort(ox_, kind="stable")
+    rd.rad = np.full(n, -1.0)
+    rd.cores = [None] * n
+    rd.scols = np.empty(n, dtype=np.intp)
+    rd.sx = np.empty(n)
+    return rd
+
+
+cdef _FarReading _far_kept(fps, circles):
+    """``_far_reading`` of an Away's footprints and circles, kept while the Away lives (the most
+    recent _FAR_KEPT)."""
+    cdef _FarReading rd = _FAR_READINGS.get(id(circles))
+    if rd is not None and rd.circles is circles and rd.fps is fps:
+        return rd
+    rd = _far_reading(fps, circles)
+    if rd is not None:
+        if len(_FAR_READINGS) >= _FAR_KEPT:
+            _FAR_READINGS.clear()
+        _FAR_READINGS[id(circles)] = rd
+    return rd
+
+
+cdef int _farther(fp, const double[:, :] c, unsigned char[::1] ok, _FarReading rd, double d) except -2:
+    """farther_than's test of the spots of ``c`` that ``ok`` holds, written into ``ok`` (False: the
+    base there is within ``d`` of a footprint of ``rd``); -1 where the reference is to answer (a
+    footprint no plain number or core measures). The footprints a spot reads are those whose
+    bounding circles come within reach of the held spots' box, in the order of their x."""
+    cdef Py_ssize_t K = c.shape[0], n = rd.n, k, j
     cdef bint hull = fp.shape != "round"
     # (regions._inner: an oval's inner circle a hair inside its core)
     cdef double bf = fp.bounding_radius, inf = 0.5 * min(fp.length, fp.width) * (1.0 if fp.shape != "oval" else 0.998)
@@ -60,42 +125,53 @@ def farther_than(fp, c_, fps, d_, circles=None):
     if hull:
         off_ = _hull_offsets(fp)
         if off_ is None:
-            return None
+            return -1
         off = off_
-    cdef double d = d_, lox = c[0, 0], loy = c[0, 1], hix = c[0, 0], hiy = c[0, 1], slack, dx, dy, cd
     if not (0.0 <= bf < 1e150 and -1e150 < inf < 1e150 and -1e150 < r < 1e150 and -1e150 < d < 1e150):
-        return None
-    for k in range(1, K):
-        lox, loy = _min(lox, c[k, 0]), _min(loy, c[k, 1])
-        hix, hiy = _max(hix, c[k, 0]), _max(hiy, c[k, 1])
-    # the footprints whose bounding circles come within reach of the centres' box
-    cols_ = np.empty(n, dtype=np.intp)
-    rad_ = np.full(n, -1.0)   # (a round footprint's radius for the exact measure; -1: not round)
-    cdef Py_ssize_t[::1] cols = cols_
-    cdef double[::1] rad = rad_
-    cdef Py_ssize_t m = 0
-    for j in range(n):
+        return -1
+    cdef double lox = INFINITY, loy = INFINITY, hix = -INFINITY, hiy = -INFINITY, slack, dx, dy, cd
+    cdef Py_ssize_t held = 0
+    for k in range(K):
+        if ok[k]:
+            lox, loy = _min(lox, c[k, 0]), _min(loy, c[k, 1])
+            hix, hiy = _max(hix, c[k, 0]), _max(hiy, c[k, 1])
+            held += 1
+    if held == 0:
+        return 0
+    cdef const double[:] ox = rd.ox
+    cdef const double[:] oy = rd.oy
+    cdef const double[:] reach = rd.reach
+    cdef const double[:] inner = rd.inner
+    cdef double[::1] rad = rd.rad
+    # the footprints whose bounding circles come within reach of the centres' box, in the order of
+    # their centres' x (ties in list order): a centre reads only the footprints whose x is within
+    # the widest reach (a hair more), the others being beyond the bounding circles' limit, which
+    # every test below needs (cd >= |dx| up to three roundings)
+    cdef Py_ssize_t[::1] scols = rd.scols
+    cdef double[::1] sx = rd.sx
+    cdef Py_ssize_t m = 0, i
+    for i in range(n):
+        j = rd.order[i]
         slack = ((bf + reach[j]) + d) + 1e-3
         if ox[j] >= lox - slack and ox[j] <= hix + slack and oy[j] >= loy - slack and oy[j] <= hiy + slack:
-            cols[m] = j
+            scols[m] = j
+            sx[m] = ox[j]
             m += 1
     if m == 0:
-        return out_
-    # those footprints in the order of their centres' x, and the widest reach: a centre reads only
-    # the footprints whose x is within it (a hair more), the others being beyond the bounding
-    # circles' limit, which every test below needs (cd >= |dx| up to three roundings)
-    order_ = cols_[:m][np.argsort(ox_[cols_[:m]], kind="stable")]
-    sx_ = np.ascontiguousarray(ox_[order_])
-    cdef const Py_ssize_t[::1] scols = order_
-    cdef const double[::1] sx = sx_
+        return 0
     cdef double lim = 0.0, w, x0, x1
-    cdef Py_ssize_t i, a, b, mid, lo_i, hi_i
+    cdef Py_ssize_t a, b, mid, lo_i, hi_i
     for i in range(m):
         lim = _max(lim, ((bf + reach[scols[i]]) + d) + 1e-6)
-    cdef double gap
+    cdef double gap, rj
     cdef const double[:, :] q
-    cores = [None] * n   # (a hull's core polygon, once it is first measured)
+    fps = rd.fps
+    # (a hull's core, once it is first measured: against a round base kept with the reading, against
+    # a hull placed this call's own, the two cores' Minkowski difference)
+    cores = rd.cores if not hull else [None] * n
     for k in range(K):
+        if not ok[k]:
+            continue
         w = lim * (1.0 + 1e-12) + 1e-9 * (1.0 + fabs(c[k, 0]))
         x0, x1 = c[k, 0] - w, c[k, 0] + w
         a, b = 0, m   # (the first footprint at or past x0)
@@ -141,11 +217,12 @@ def farther_than(fp, c_, fps, d_, circles=None):
                     # the spot's to the Minkowski difference of the two cores)
                     cores[j] = _hull_core(f) if not hull else _pair_polygon(fp, f)
                     if cores[j] is None:
-                        return None
+                        return -1
                 else:
-                    rad[j] = 0.5 * f.length
-                    if not (0.0 <= rad[j] < 1e150 and f.x == ox[j] and f.y == oy[j]):
-                        return None
+                    rj = 0.5 * f.length
+                    if not (0.0 <= rj < 1e150 and f.x == ox[j] and f.y == oy[j]):
+                        return -1
+                    rad[j] = rj
             if rad[j] >= 0.0 and not hull:
                 gap = _max((cd - r) - rad[j], 0.0)
             elif rad[j] >= 0.0:
@@ -160,7 +237,7 @@ def farther_than(fp, c_, fps, d_, circles=None):
             if not (gap > d):
                 ok[k] = False
                 break
-    return out_
+    return 0
 
 
 def _hull_core(f):
@@ -205,6 +282,61 @@ def _plain_polygon(q_):
     return q_
 
 
+cdef class _CoreBounds:
+    """A hull target's core as rest_mask reads it (geometry._hull_pack's arrays as typed views),
+    with the bounds that decide most spots: o, the mean of its vertices; R, the farthest vertex
+    from o; rho, o's least distance to an edge's line (0 where every edge is degenerate). Made
+    once per footprint (``_core_bounds``)."""
+    cdef object fp
+    cdef const double[:, :] px, py, abx, aby, den
+    cdef const unsigned char[:, :] pos
+    cdef double ox, oy, R, rho
+
+
+_CORE_BOUNDS = {}   # id(a hull footprint) -> its _CoreBounds (which keeps the footprint: its id names no other)
+
+
+cdef _CoreBounds _core_bounds(target):
+    """The hull ``target``'s _CoreBounds, kept (the most recent _FAR_KEPT); None where its arrays
+    are of another type or hold a value beyond 1e150 or no finite number (the reference's)."""
+    cdef _CoreBounds cb = _CORE_BOUNDS.get(id(target))
+    if cb is not None and cb.fp is target:
+        return cb
+    if not _REGIONS_PACK:
+        from sim.rules.geometry import _hull_pack
+        _REGIONS_PACK.append(_hull_pack)
+    px_, py_, _pex, _pey, abx_, aby_, den_, pos_, _every = _REGIONS_PACK[0]((target,))
+    if not (_all_of((px_, py_, abx_, aby_, den_), F64) and _all_of((pos_,), BOOL)):
+        return None
+    if not (_bounded(px_.reshape(-1), 1e150) and _bounded(py_.reshape(-1), 1e150)):
+        return None
+    cb = _CoreBounds()
+    cb.fp = target
+    cb.px, cb.py, cb.abx, cb.aby, cb.den, cb.pos = px_, py_, abx_, aby_, den_, pos_.view(np.uint8)
+    # (bounds that decide most spots without the core's every edge: the core lies within R of o,
+    # the mean of its vertices, and holds the disc of radius rho round o (o is inside the convex
+    # core; rho, o's least distance to an edge's line), so a centre's distance to the core is
+    # between D - R and D - rho (at least 0), D its distance to o)
+    cdef Py_ssize_t v, V = cb.px.shape[1]
+    cdef double ox = 0.0, oy = 0.0, R = 0.0, rho = INFINITY
+    for v in range(V):
+        ox += cb.px[0, v]
+        oy += cb.py[0, v]
+    ox /= V
+    oy /= V
+    for v in range(V):
+        R = _max(R, hypot(cb.px[0, v] - ox, cb.py[0, v] - oy))
+        if cb.pos[0, v]:
+            rho = _min(rho, (cb.abx[0, v] * (oy - cb.py[0, v]) - cb.aby[0, v] * (ox - cb.px[0, v])) / sqrt(cb.den[0, v]))
+    if rho == INFINITY:
+        rho = 0.0   # (every edge degenerate: the core is the point o)
+    cb.ox, cb.oy, cb.R, cb.rho = ox, oy, R, rho
+    if len(_CORE_BOUNDS) >= _FAR_KEPT:
+        _CORE_BOUNDS.clear()
+    _CORE_BOUNDS[id(target)] = cb
+    return cb
+
+
 def rest_mask(rule, c_, ok_):
     """movement.solvers.regions._rest_mask, for a round base: (K,) ``ok`` (a new array: the
     reference writes into its own) with the region's tests after its edges and zone: wholly
@@ -235,15 +367,13 @@ def rest_mask(rule, c_, ok_):
         if a.polygons:
             return None   # (a polygon's distance: the reference's)
     cdef double r = 0.5 * fp.length, lim, tx, ty, tr, d, ox, oy, R, rho, D, marg
-    cdef Py_ssize_t v, V
+    cdef _CoreBounds cb
     cdef const double[:, :] px
     cdef const double[:, :] py
     cdef const double[:, :] abx
     cdef const double[:, :] aby
     cdef const double[:, :] den
     cdef const unsigned char[:, :] pos
-    cdef const Py_ssize_t[:] sel
-    cdef const unsigned char[:] got
     near = rg.near
     if near is not None:
         lim_ = near.distance - REGION_SLACK
@@ -260,38 +390,11 @@ def rest_mask(rule, c_, ok_):
                     d = _max(hypot(c[k, 0] - tx, c[k, 1] - ty) - tr, 0.0)
                     ok[k] = (d + r) <= lim
         else:
-            if not _REGIONS_PACK:
-                from sim.rules.geometry import _hull_pack
-                _REGIONS_PACK.append(_hull_pack)
-            px_, py_, _pex, _pey, abx_, aby_, den_, pos_, _every = _REGIONS_PACK[0]((target,))
-            if not (_all_of((px_, py_, abx_, aby_, den_), F64) and _all_of((pos_,), BOOL)):
-                return None
-            if not (_bounded(px_.reshape(-1), 1e150) and _bounded(py_.reshape(-1), 1e150)
-                    and _bounded(c[:, 0], 1e150) and _bounded(c[:, 1], 1e150)):
+            cb = _core_bounds(target)
+            if cb is None or not (_bounded(c[:, 0], 1e150) and _bounded(c[:, 1], 1e150)):
                 return None   # (as round_core_distances': no product overflows, no NaN made inside)
-            px, py, abx, aby, den, pos = px_, py_, abx_, aby_, den_, pos_.view(np.uint8)
-            # (bounds that decide most spots without the core's every edge: the core lies within
-            # R of o, the mean of its vertices, and holds the disc of radius rho round o (o is
-            # inside the convex core; rho, o's least distance to an edge's line), so the
-            # centre's distance to the core is between D - R and D - rho (at least 0), D its
-            # distance to o. A spot whose bound clears the limit by ``marg`` (far more than
-            # this arithmetic's error or the inside test's EPS can move the exact distance) has
-            # the exact answer's verdict; the others are measured exactly.)
-            V = px.shape[1]
-            ox = oy = 0.0
-            for v in range(V):
-                ox += px[0, v]
-                oy += py[0, v]
-            ox /= V
-            oy /= V
-            R = 0.0
-            rho = INFINITY
-            for v in range(V):
-                R = _max(R, hypot(px[0, v] - ox, py[0, v] - oy))
-                if pos[0, v]:
-                    rho = _min(rho, (abx[0, v] * (oy - py[0, v]) - aby[0, v] * (ox - px[0, v])) / sqrt(den[0, v]))
-            if rho == INFINITY:
-                rho = 0.0   # (every edge degenerate: the core is the point o)
+            px, py, abx, aby, den, pos = cb.px, cb.py, cb.abx, cb.aby, cb.den, cb.pos
+            ox, oy, R, rho = cb.ox, cb.oy, cb.R, cb.rho
             for k in range(K):
                 if ok[k]:
                     D = hypot(c[k, 0] - ox, c[k, 1] - oy)
@@ -304,20 +407,19 @@ def rest_mask(rule, c_, ok_):
                     # (point_distances: _round_core_distances of the centre as a point of radius 0)
                     d = _max(_core_gap(c[k, 0], c[k, 1], px, py, abx, aby, den, pos, 0) - 0.0, 0.0)
                     ok[k] = (d + r) <= lim
+    # (farther_than's test of the spots still held, each its own answer; each Away's reading kept)
+    cdef _FarReading rd
     for a in away:
         if not a.fps:
             continue
-        sel_ = np.flatnonzero(out_)
-        if not len(sel_):
+        if _count_ok(ok) == 0:
             break
         dist_ = a.distance + REGION_SLACK
-        got_ = farther_than(fp, c_[sel_], a.fps, dist_, a._circles) if type(dist_) is float else None
-        if got_ is None:
+        if type(dist_) is not float:
             return None
-        sel = sel_
-        got = got_.view(np.uint8)
-        for i in range(sel.shape[0]):
-            ok[sel[i]] = got[i]
+        rd = _far_kept(a.fps, a._circles)
+        if rd is None or _farther(fp, c, ok, rd, dist_) < 0:
+            return None
     return out_
 
 
@@ -327,6 +429,53 @@ def rest_mask(rule, c_, ok_):
 REGION_SLACK = 5e-4
 REGION_EDGE_TOUCH = 1e-3
 REGION_ZONE_BAND = 1e-9
+
+
+cdef class _ZoneLimits:
+    """A rule's zone limits (ModelRule.zone_limits: per convex piece, its normals and offsets) in one
+    pair of arrays read by offsets (a typed view a piece, taken for each spot, would cost more than
+    the spot's arithmetic), made once per limits tuple (``_zone_limits``)."""
+    cdef object limits
+    cdef double[:, ::1] nn
+    cdef double[::1] ll
+    cdef Py_ssize_t[::1] starts
+    cdef Py_ssize_t P, E
+
+
+_ZONE_LIMITS = {}   # id(a rule's limits tuple) -> its _ZoneLimits (which keeps the tuple: its id names no other)
+
+
+cdef _ZoneLimits _zone_limits(limits):
+    """``limits`` gathered (kept: the most recent _FAR_KEPT), or None where an array is of another
+    type or shape or a value is no number (the reference's)."""
+    cdef _ZoneLimits zl = _ZONE_LIMITS.get(id(limits))
+    if zl is not None and zl.limits is limits:
+        return zl
+    cdef Py_ssize_t P = len(limits), E = 0, q, e, e0, e1
+    for nv, lv in limits:
+        if not _all_of((nv, lv), F64) or nv.ndim != 2 or lv.ndim != 1 or nv.shape[0] != lv.shape[0] or (
+                nv.shape[0] and nv.shape[1] != 2):
+            return None
+        E += nv.shape[0]
+    nn_, ll_, starts_ = np.empty((E, 2)), np.empty(E), np.empty(P + 1, dtype=np.intp)
+    zl = _ZoneLimits()
+    zl.limits, zl.nn, zl.ll, zl.starts, zl.P, zl.E = limits, nn_, ll_, starts_, P, E
+    e0 = 0
+    for q in range(P):
+        nv, lv = limits[q]
+        e1 = e0 + nv.shape[0]
+        nn_[e0:e1] = nv
+        ll_[e0:e1] = lv
+        zl.starts[q] = e0
+        e0 = e1
+    zl.starts[P] = e0
+    for e in range(E):
+        if zl.nn[e, 0] != zl.nn[e, 0] or zl.nn[e, 1] != zl.nn[e, 1] or zl.ll[e] != zl.ll[e]:
+            return None
+    if len(_ZONE_LIMITS) >= _FAR_KEPT:
+        _ZONE_LIMITS.clear()
+    _ZONE_LIMITS[id(limits)] = zl
+    return zl
 
 
 def edges_and_zone(rule, c_):
@@ -376,35 +525,18 @@ def edges_and_zone(rule, c_):
     cdef double dot, band = REGION_ZONE_BAND
     cdef int state
     cdef bint inside, unsure
-    cdef Py_ssize_t P, e0, e1
+    cdef Py_ssize_t P
+    cdef _ZoneLimits zl
     cdef double[:, ::1] nn
     cdef double[::1] ll
     cdef Py_ssize_t[::1] starts
     if not by_edges and rg.zone is not None and left:
         # every piece's limits in one pair of arrays, read by offsets (a typed view a piece, taken
         # for each spot, would cost more than the spot's arithmetic)
-        limits = rule.zone_limits()
-        P = len(limits)
-        E = 0
-        for nv, lv in limits:
-            if not _all_of((nv, lv), F64) or nv.ndim != 2 or lv.ndim != 1 or nv.shape[0] != lv.shape[0] or (
-                    nv.shape[0] and nv.shape[1] != 2):
-                return None
-            E += nv.shape[0]
-        nn_, ll_, starts_ = np.empty((E, 2)), np.empty(E), np.empty(P + 1, dtype=np.intp)
-        nn, ll, starts = nn_, ll_, starts_
-        e0 = 0
-        for q in range(P):
-            nv, lv = limits[q]
-            e1 = e0 + nv.shape[0]
-            nn_[e0:e1] = nv
-            ll_[e0:e1] = lv
-            starts[q] = e0
-            e0 = e1
-        starts[P] = e0
-        for e in range(E):
-            if nn[e, 0] != nn[e, 0] or nn[e, 1] != nn[e, 1] or ll[e] != ll[e]:
-                return None
+        zl = _zone_limits(rule.zone_limits())
+        if zl is None:
+            return None
+        nn, ll, starts, P, E = zl.nn, zl.ll, zl.starts, zl.P, zl.E
         for k in range(K):
             if not ok[k]:
                 continue
