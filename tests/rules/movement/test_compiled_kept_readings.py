@@ -38,8 +38,10 @@ def _transport(rng, x: float, y: float) -> Footprint:
 
 
 def _disembark(rng, x: float, y: float):
-    """A disembark's table round a hull transport (the hull the table's row 0, round bases by it)
-    with enemy round bases and hulls to keep away from, and a unit's first models beside it."""
+    """A disembark's table round a hull transport (the hull the table's row 0, round bases by it,
+    and three more vehicles about it, so that spots in different places have different hulls
+    near them) with enemy round bases and hulls to keep away from, and a unit's first models
+    beside it."""
     hull = _transport(rng, x, y)
     enemies = [round_base(int(rng.choice([25, 32, 40])), *(np.array([x, y]) + rng.uniform(-9, 9, 2)))
                for _ in range(int(rng.integers(2, 10)))]
@@ -47,26 +49,34 @@ def _disembark(rng, x: float, y: float):
     region = RG.out_of_transport(BOARD, hull, enemies, float(rng.choice([3.0, 6.0])))
     others = [("ship", hull)] + [(f"r{i}", round_base(32, *(np.array([x, y]) + rng.uniform(-5, 5, 2))))
                                  for i in range(int(rng.integers(0, 5)))]
+    others += [(f"v{i}", _transport(rng, x + dx, y + dy)) for i, (dx, dy) in enumerate(((7.0, 1.0), (-6.0, 3.0), (1.0, -7.0)))]
     table = PL._Table(region, others, (), PL.CLEARANCE)
     edge = hull.bounding_radius + 0.6
     placed = [round_base(32, x + edge, y), round_base(32, x + edge, y + 1.4)]
     return table, placed
 
 
-def _ask_all(table, placed, fp, rng) -> int:
-    """Every twin the solver reads at the table, each against its reference; how many picks found
-    a spot."""
-    rule = table.rule(fp)
-    c = np.array([placed[0].x, placed[0].y]) + rng.uniform(-4, 4, size=(60, 2))
-    twin_answer(EDGES, rule, c)
-    twin_answer(REST_MASK, rule, c, np.ones(len(c), dtype=bool))
-    twin_answer(SPOTS_FIT, fp, c, placed, table, PL.GAP)
+def _ask_all(table, placed, rng) -> int:
+    """Every twin the solver reads at the table, each against its reference, for bases of three
+    sizes (the contact rings round a hull differ by the base), the spots spread about each of
+    the unit's models and the vehicles' sides (each box meets its own hulls); how many picks
+    found a spot."""
     found = 0
-    anchor = np.array([placed[0].x, placed[0].y])
-    for tight in (True, False):
-        twin_answer(GROW_SPOTS, fp, placed, table, PL.GAP, tight, False)
-        for prefer in (None, PL.Prefer.toward((0.0, 0.0)), PL.Prefer.toward((44.0, 60.0))):
-            found += bool(twin_answer(GROW_PICK, fp, placed, table, prefer, PL.GAP, anchor, tight, False))
+    for mm in (32, 40, 25):
+        fp = round_base(mm, 0.0, 0.0)
+        rule = table.rule(fp)
+        for spread in (1.5, 4.0, 9.0):
+            c = np.array([placed[0].x, placed[0].y]) + rng.uniform(-spread, spread, size=(60, 2))
+            twin_answer(EDGES, rule, c)
+            twin_answer(REST_MASK, rule, c, np.ones(len(c), dtype=bool))
+            twin_answer(SPOTS_FIT, fp, c, placed, table, PL.GAP)
+            twin_answer(SPOTS_FIT, fp, c, [], table, PL.GAP)   # (every spot to the other bases' test)
+        sized = [round_base(mm, p.x, p.y) for p in placed]
+        anchor = np.array([placed[0].x, placed[0].y])
+        for tight in (True, False):
+            twin_answer(GROW_SPOTS, fp, sized, table, PL.GAP, tight, False)
+            for prefer in (None, PL.Prefer.toward((0.0, 0.0)), PL.Prefer.toward((44.0, 60.0))):
+                found += bool(twin_answer(GROW_PICK, fp, sized, table, prefer, PL.GAP, anchor, tight, False))
     return found
 
 
@@ -76,15 +86,14 @@ def test_kept_readings_answer_as_their_references_at_two_tables_in_turn(seed):
     rng = np.random.default_rng(seed)
     one, placed_one = _disembark(rng, 14.0, 20.0)
     two, placed_two = _disembark(rng, 30.0, 40.0)
-    fp = round_base(32, 0.0, 0.0)
     found = 0
     for _ in range(2):   # (the second round reads what the first kept)
-        found += _ask_all(one, placed_one, fp, rng)
-        found += _ask_all(two, placed_two, fp, rng)
+        found += _ask_all(one, placed_one, rng)
+        found += _ask_all(two, placed_two, rng)
     # (a unit set up beside the first: the table's arrays are new, with another hull among them)
     one.add([("late", _transport(rng, placed_one[0].x + 3.0, placed_one[0].y - 2.0))])
-    found += _ask_all(one, placed_one, fp, rng)
-    found += _ask_all(two, placed_two, fp, rng)
+    found += _ask_all(one, placed_one, rng)
+    found += _ask_all(two, placed_two, rng)
     assert found   # (some picks found a spot: the keys, not only the refusals, were read)
 
 
@@ -122,3 +131,23 @@ def test_zone_limits_gathered_per_rule_answer_as_their_references(seed):
             c = rng.uniform((0.0, 0.0), BOARD, size=(300, 2))
             inside[i] += int(twin_answer(EDGES, rule, c).sum())
     assert all(inside)
+
+
+@built
+def test_spots_fit_hands_the_spots_it_has_not_refused_to_the_reference_where_its_test_declines():
+    """A hull too large for the twin's arithmetic (its core beyond 1e150) among the table's bases:
+    the in-place test has refused some spots (a vehicle nearer them) when it meets that hull and
+    declines; the spots it still holds go to farther_than's record, and the answer is the
+    reference's."""
+    fp = round_base(32, 0.0, 0.0)
+    region = RG.deployment(((0.0, 0.0), (44.0, 0.0), (44.0, 30.0), (0.0, 30.0)), BOARD)
+    near = Footprint("rect", 10.0, 10.0, 4.0, 2.0, 0.0)
+    huge = Footprint("rect", 30.0, 10.0, 3e150, 2.0, 0.0)   # (its core's half length past 1e150)
+    table = PL._Table(region, [("near", near), ("huge", huge)], (), PL.CLEARANCE)
+    rng = np.random.default_rng(7)
+    # (the first spots on the nearer vehicle, refused in place before the first one the large hull
+    # is measured for; the others about it)
+    c = np.vstack([np.array([10.0, 10.0]) + rng.uniform(-0.3, 0.3, size=(10, 2)),
+                   np.array([10.0, 10.0]) + rng.uniform(-4, 4, size=(200, 2))])
+    want = twin_answer(SPOTS_FIT, fp, c, [], table, PL.GAP)
+    assert not want[:10].any() and want.any()

@@ -265,7 +265,7 @@ cdef object _held(c_, ok_):
     cdef const double[:, :] c = c_
     cdef Py_ssize_t n = 0, k, m = 0
     for k in range(ok.shape[0]):
-        n += ok[k]
+        n += ok[k] != 0
     out_ = np.empty((n, 2))
     cdef double[:, ::1] out = out_
     if n:

@@ -52,7 +52,8 @@ cdef class _FarReading:
     none of which changes once made: the circles as typed views, every footprint in the order of
     its centre's x (a stable sort: ties in list order), and what the footprints are measured by
     once one is first measured (a round footprint's radius; a hull's core, for a round base
-    placed). Kept per ``circles`` tuple for an Away's own (``_far_kept``)."""
+    placed). Kept for an Away's circles (``_far_kept``) and for a table's hulls near some spots
+    (table.pxi's ``spots_fit``)."""
     cdef object circles, fps
     cdef Py_ssize_t n
     cdef const double[:] ox, oy, reach, inner
@@ -60,7 +61,8 @@ cdef class _FarReading:
     cdef double[::1] rad        # (-1: not read yet, or a hull)
     cdef list cores             # (a hull's core against a round base, once read)
     cdef Py_ssize_t[::1] scols  # (scratch: the footprints a call reads, in x order, and their x; no
-                                # call a test makes while it reads them reads this reading again)
+                                # call a test makes while it reads them reads this reading again. One
+                                # thread places models: two would need a reading each)
     cdef double[::1] sx
 
 
@@ -97,8 +99,8 @@ cdef _FarReading _far_reading(fps, circles):
 
 
 cdef _FarReading _far_kept(fps, circles):
-    """``_far_reading`` of an Away's footprints and circles, kept while the Away lives (the most
-    recent _FAR_KEPT)."""
+    """``_far_reading`` of an Away's footprints and circles, kept (the entry holds them) until the
+    dict of kept readings, emptied whenever it holds _FAR_KEPT, is emptied."""
     cdef _FarReading rd = _FAR_READINGS.get(id(circles))
     if rd is not None and rd.circles is circles and rd.fps is fps:
         return rd
@@ -297,8 +299,8 @@ _CORE_BOUNDS = {}   # id(a hull footprint) -> its _CoreBounds (which keeps the f
 
 
 cdef _CoreBounds _core_bounds(target):
-    """The hull ``target``'s _CoreBounds, kept (the most recent _FAR_KEPT); None where its arrays
-    are of another type or hold a value beyond 1e150 or no finite number (the reference's)."""
+    """The hull ``target``'s _CoreBounds, kept as ``_far_kept`` keeps a reading; None where its
+    arrays are of another type or hold a value beyond 1e150 or no finite number (the reference's)."""
     cdef _CoreBounds cb = _CORE_BOUNDS.get(id(target))
     if cb is not None and cb.fp is target:
         return cb
@@ -446,8 +448,8 @@ _ZONE_LIMITS = {}   # id(a rule's limits tuple) -> its _ZoneLimits (which keeps 
 
 
 cdef _ZoneLimits _zone_limits(limits):
-    """``limits`` gathered (kept: the most recent _FAR_KEPT), or None where an array is of another
-    type or shape or a value is no number (the reference's)."""
+    """``limits`` gathered (kept as ``_far_kept`` keeps a reading), or None where an array is of
+    another type or shape or a value is no number (the reference's)."""
     cdef _ZoneLimits zl = _ZONE_LIMITS.get(id(limits))
     if zl is not None and zl.limits is limits:
         return zl

@@ -78,8 +78,9 @@ def spots_fit(fp, c_, placed, table, gap_):
     SLACK (feature_mask's boxes and a point's distance to a polygon's closed area). Each value
     the reference's arithmetic, so each answer is its own to the bit; the other bases that are
     not round (a vehicle's hull: a transport beside a disembark's spots) are measured as the
-    reference measures them, by ``regions.farther_than`` (the kernel) on the spots the round ones
-    leave; a unit-mate that is not round, an input of another type or a value that is no finite
+    reference measures them, by ``farther_than``'s twin (its reading of those hulls kept with
+    the table's arrays) on the spots the round ones leave, or where it declines by the kernel's
+    record; a unit-mate that is not round, an input of another type or a value that is no finite
     number is the reference's."""
     if fp.shape != "round" or not _all_of((c_,), F64) or c_.ndim != 2 or type(gap_) is not float:
         return None

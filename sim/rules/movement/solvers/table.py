@@ -121,6 +121,10 @@ class _Table:
         self.radius = np.concatenate([self.radius, rows[:, 2]])
         self.bound = np.concatenate([self.bound, rows[:, 3]])
         self.inner = np.concatenate([self.inner, rows[:, 4]])
+        # (new arrays at each ``add``, never written after: read-only, as the compiled twins keep
+        # what they read of them by their identity until the next one)
+        for a in (self.centres, self.radius, self.bound, self.inner):
+            a.flags.writeable = False
         self.hulls += [k + i for i, (_m, f) in enumerate(items) if f.shape != "round"]
         self.grown = {}
         self.verdicts = {}
