@@ -6,6 +6,26 @@
 cdef double EPS = 1e-9            # geometry.EPS
 
 
+cdef object _BOOL_DTYPE = np.dtype(np.bool_)
+cdef object _F64_DTYPE = np.dtype(np.float64)
+
+
+cdef inline object _trues(Py_ssize_t n):
+    """``np.ones(n, dtype=bool)``, the same array, made by ``np.empty`` and a fill: numpy's
+    ``ones`` is a Python function around the two, about three times their cost, and a twin's
+    answer starts as one on most calls."""
+    out = np.empty(n, dtype=_BOOL_DTYPE)
+    out.fill(True)
+    return out
+
+
+cdef inline object _filled(Py_ssize_t n, double value):
+    """``np.full(n, value)`` (float64), made by ``np.empty`` and a fill, as ``_trues``."""
+    out = np.empty(n, dtype=_F64_DTYPE)
+    out.fill(value)
+    return out
+
+
 cdef bint _plain_xy(a, Py_ssize_t least) noexcept:
     """A float64 (m, 2) array of points or vertices, m at least ``least``, every place a number
     well within range (no square can overflow): what the twins of distances between points and

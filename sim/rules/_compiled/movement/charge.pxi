@@ -44,7 +44,7 @@ def charge_scores(fp0, c_, idx, rows_, gaps, must, others_, tier_asked):
     cdef double er = MOVE_ENGAGEMENT + EPS, one = SCORE_WITHIN_ONE + EPS, lim
     if not (0.0 <= bnd < 1e6):
         return None
-    dmin_, g_ = np.full(K, INFINITY), np.empty(K)
+    dmin_, g_ = _filled(K, INFINITY), np.empty(K)
     allowed_, closer_, t_of_ = np.empty(K, dtype=bool), np.zeros(K, dtype=np.uint8), np.empty(K, dtype=np.int64)
     cdef double[::1] dmin = dmin_, g = g_
     cdef unsigned char[::1] allowed = allowed_.view(np.uint8), closer = closer_

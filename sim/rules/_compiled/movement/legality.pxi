@@ -386,7 +386,7 @@ def straight_paths_clear(fp, ends_, idx, terr, blockers_, may_cross_dense):
     cdef const double[:, :] e = ends_
     cdef const Py_ssize_t[:] blockers = blockers_
     cdef Py_ssize_t K = e.shape[0], k, i, j, p, n
-    out_ = np.ones(K, dtype=bool)
+    out_ = _trues(K)
     cdef unsigned char[::1] ok = out_.view(np.uint8)
     if K == 0:
         return out_

@@ -41,7 +41,7 @@ def spots_legal(fp, centres_, idx, others_, mates, terr, fixed):
     cdef double r = 0.5 * fp.length, bnd = fp.bounding_radius
     if not (-1e150 < r < 1e150 and 0.0 <= bnd < 1e150):
         return None
-    out_ = np.ones(K, dtype=bool)
+    out_ = _trues(K)
     cdef unsigned char[::1] ok = out_.view(np.uint8)
     if K == 0:
         return out_

@@ -32,7 +32,7 @@ def farther_than(fp, c_, fps, d_, circles=None):
     cdef Py_ssize_t K = c.shape[0]
     if K and c.shape[1] != 2:
         return None
-    out_ = np.ones(K, dtype=bool)
+    out_ = _trues(K)
     if K == 0 or len(fps) == 0:
         return out_
     if not (_finite(c[:, 0]) and _finite(c[:, 1])):
@@ -91,7 +91,7 @@ cdef _FarReading _far_reading(fps, circles):
     if not (_finite(rd.ox) and _finite(rd.oy) and _finite(rd.reach) and _finite(rd.inner)):
         return None
     rd.order = np.argsort(ox_, kind="stable")
-    rd.rad = np.full(n, -1.0)
+    rd.rad = _filled(n, -1.0)
     rd.cores = [None] * n
     rd.scols = np.empty(n, dtype=np.intp)
     rd.sx = np.empty(n)
@@ -498,7 +498,7 @@ def edges_and_zone(rule, c_):
     cdef Py_ssize_t K = c.shape[0], k, e, q, E
     if K and c.shape[1] != 2:
         return None
-    out_ = np.ones(K, dtype=bool)
+    out_ = _trues(K)
     cdef unsigned char[::1] ok = out_.view(np.uint8)
     if K == 0:
         return out_

@@ -93,7 +93,7 @@ def spots_fit(fp, c_, placed, table, gap_):
     cdef double r = 0.5 * fp.length, bnd = fp.bounding_radius, gap = gap_
     if not (0.0 <= r < 1e150 and 0.0 <= bnd < 1e150 and -1e150 < gap < 1e150):
         return None   # (a negative radius, a base no footprint() makes: the reference's band settles it otherwise)
-    out_ = np.ones(K, dtype=bool)
+    out_ = _trues(K)
     cdef unsigned char[::1] ok = out_.view(np.uint8)
     if K == 0:
         return out_

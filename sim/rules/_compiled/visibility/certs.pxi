@@ -340,7 +340,7 @@ def star_free(D, q_, pk, pstart_, pidx_, near_):
         return None
     e_, pos_ = got[1], got[2]
     if e_.shape[0] == 0:
-        return np.ones(q_.shape[0], dtype=bool)
+        return _trues(q_.shape[0])
     return stars_separated(*apexes, e_, pidx_.take(pos_), pk)
 
 

@@ -105,7 +105,7 @@ def apexes_free(px_, py_, ok_, D, q_, pk, pstart_, pidx_):
         return None
     e_, pos_ = got[1], got[2]
     if e_.shape[0] == 0:
-        return np.ones(Q, dtype=bool)
+        return _trues(Q)
     ok2_ = np.empty((Q, S), dtype=bool)
     wx_ = np.empty((Q, S))
     wy_ = np.empty((Q, S))
