@@ -397,6 +397,9 @@ def rest_mask(rule, c_, ok_):
                 return None   # (as round_core_distances': no product overflows, no NaN made inside)
             px, py, abx, aby, den, pos = cb.px, cb.py, cb.abx, cb.aby, cb.den, cb.pos
             ox, oy, R, rho = cb.ox, cb.oy, cb.R, cb.rho
+            # (a spot whose bound clears the limit by ``marg``, far more than this arithmetic's
+            # error or the inside test's EPS can move the exact distance, has the exact answer's
+            # verdict; the others are measured exactly)
             for k in range(K):
                 if ok[k]:
                     D = hypot(c[k, 0] - ox, c[k, 1] - oy)
