@@ -6,22 +6,18 @@
 cdef double EPS = 1e-9            # geometry.EPS
 
 
-cdef object _BOOL_DTYPE = np.dtype(np.bool_)
-cdef object _F64_DTYPE = np.dtype(np.float64)
-
-
 cdef inline object _trues(Py_ssize_t n):
     """``np.ones(n, dtype=bool)``, the same array, made by ``np.empty`` and a fill: numpy's
     ``ones`` is a Python function around the two, about three times their cost, and a twin's
     answer starts as one on most calls."""
-    out = np.empty(n, dtype=_BOOL_DTYPE)
+    out = np.empty(n, dtype=BOOL[1])   # (sim.rules._compiled's: the bool dtype)
     out.fill(True)
     return out
 
 
 cdef inline object _filled(Py_ssize_t n, double value):
     """``np.full(n, value)`` (float64), made by ``np.empty`` and a fill, as ``_trues``."""
-    out = np.empty(n, dtype=_F64_DTYPE)
+    out = np.empty(n, dtype=F64[1])
     out.fill(value)
     return out
 

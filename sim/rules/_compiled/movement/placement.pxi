@@ -7,8 +7,8 @@ _SPOTS_DIRECTIONS = []   # (sim.rules.movement.solvers.spots.directions, found w
 _SPOTS_RING = []   # (spots.ring and table.ANGLES, the contact rings round a hull: found when first needed)
 GROW_LOOSE = (1.0, 1.9)  # (movement.solvers.placement.LOOSE: a test holds the two equal)
 # (id(a table's centres), a hull's row, the base's size and facing, the clearance) -> (the centres,
-# spots.ring's array round that hull): the table's arrays are new after each ``add``, and the entry
-# keeps them
+# spots.ring's array round that hull): views.pxi's _kept (the table's arrays are new after each
+# ``add``)
 _GROW_RINGS = {}
 
 
@@ -114,14 +114,10 @@ cdef object _grow_spots(fp, placed, table, rule, gap_, tight, square):
             # (spots.ring's array for this hull of the table and this base, kept with the table's
             # arrays until the next ``add``: the same array the ring gives)
             key = (id(oc_), keep[i], fp.length, fp.width, fp.angle, table.clearance)
-            got = _GROW_RINGS.get(key)
-            if got is not None and got[0] is oc_:
-                ring_ = got[1]
-            else:
-                ring_ = ring(fp, others[keep[i]][1], table.clearance, angles)
-                if len(_GROW_RINGS) >= 1024:
-                    _GROW_RINGS.clear()
-                _GROW_RINGS[key] = (oc_, ring_)
+            ring_ = _kept(_GROW_RINGS, key, oc_)
+            if ring_ is None:
+                ring_ = _keep(_GROW_RINGS, key, oc_, ring(fp, others[keep[i]][1], table.clearance, angles),
+                              _KEPT_MOST)
             if not _all_of((ring_,), F64) or ring_.ndim != 2 or (ring_.shape[0] and ring_.shape[1] != 2):
                 return None
             rings[i] = ring_

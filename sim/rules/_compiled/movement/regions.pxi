@@ -37,8 +37,8 @@ def farther_than(fp, c_, fps, d_, circles=None):
         return out_
     if not (_finite(c[:, 0]) and _finite(c[:, 1])):
         return None
-    cdef _FarReading rd = _FAR_READINGS.get(id(circles)) if circles is not None else None
-    if rd is None or rd.circles is not circles or rd.fps is not fps:
+    cdef _FarReading rd = _kept(_FAR_READINGS, id(circles), circles) if circles is not None else None
+    if rd is None or rd.fps is not fps:
         rd = _far_reading(fps, circles)
         if rd is None:
             return None
@@ -54,7 +54,7 @@ cdef class _FarReading:
     once one is first measured (a round footprint's radius; a hull's core, for a round base
     placed). Kept for an Away's circles (``_far_kept``) and for a table's hulls near some spots
     (table.pxi's ``spots_fit``)."""
-    cdef object circles, fps
+    cdef object fps
     cdef Py_ssize_t n
     cdef const double[:] ox, oy, reach, inner
     cdef const Py_ssize_t[::1] order
@@ -66,9 +66,7 @@ cdef class _FarReading:
     cdef double[::1] sx
 
 
-_FAR_READINGS = {}   # id(an Away's circles) -> its _FarReading (the reading keeps the tuple: its id names no other)
-cdef enum:
-    _FAR_KEPT = 256
+_FAR_READINGS = {}   # id(an Away's circles) -> (the circles, its _FarReading): views.pxi's _kept
 
 
 cdef _FarReading _far_reading(fps, circles):
@@ -84,7 +82,7 @@ cdef _FarReading _far_reading(fps, circles):
     if not _all_of((ox_, oy_, reach_, inner_), F64) or ox_.ndim != 1 or oy_.ndim != 1 or reach_.ndim != 1 or inner_.ndim != 1:
         return None
     cdef _FarReading rd = _FarReading()
-    rd.circles, rd.fps, rd.n = circles, fps, n
+    rd.fps, rd.n = fps, n
     rd.ox, rd.oy, rd.reach, rd.inner = ox_, oy_, reach_, inner_
     if rd.ox.shape[0] != n or rd.oy.shape[0] != n or rd.reach.shape[0] != n or rd.inner.shape[0] != n:
         return None
@@ -99,17 +97,11 @@ cdef _FarReading _far_reading(fps, circles):
 
 
 cdef _FarReading _far_kept(fps, circles):
-    """``_far_reading`` of an Away's footprints and circles, kept (the entry holds them) until the
-    dict of kept readings, emptied whenever it holds _FAR_KEPT, is emptied."""
-    cdef _FarReading rd = _FAR_READINGS.get(id(circles))
-    if rd is not None and rd.circles is circles and rd.fps is fps:
+    """``_far_reading`` of an Away's footprints and circles, kept (``_kept``)."""
+    cdef _FarReading rd = _kept(_FAR_READINGS, id(circles), circles)
+    if rd is not None and rd.fps is fps:
         return rd
-    rd = _far_reading(fps, circles)
-    if rd is not None:
-        if len(_FAR_READINGS) >= _FAR_KEPT:
-            _FAR_READINGS.clear()
-        _FAR_READINGS[id(circles)] = rd
-    return rd
+    return _keep(_FAR_READINGS, id(circles), circles, _far_reading(fps, circles), _KEPT_MOST)
 
 
 cdef int _farther(fp, const double[:, :] c, unsigned char[::1] ok, _FarReading rd, double d) except -2:
@@ -289,20 +281,19 @@ cdef class _CoreBounds:
     with the bounds that decide most spots: o, the mean of its vertices; R, the farthest vertex
     from o; rho, o's least distance to an edge's line (0 where every edge is degenerate). Made
     once per footprint (``_core_bounds``)."""
-    cdef object fp
     cdef const double[:, :] px, py, abx, aby, den
     cdef const unsigned char[:, :] pos
     cdef double ox, oy, R, rho
 
 
-_CORE_BOUNDS = {}   # id(a hull footprint) -> its _CoreBounds (which keeps the footprint: its id names no other)
+_CORE_BOUNDS = {}   # id(a hull footprint) -> (the footprint, its _CoreBounds): views.pxi's _kept
 
 
 cdef _CoreBounds _core_bounds(target):
-    """The hull ``target``'s _CoreBounds, kept as ``_far_kept`` keeps a reading; None where its
-    arrays are of another type or hold a value beyond 1e150 or no finite number (the reference's)."""
-    cdef _CoreBounds cb = _CORE_BOUNDS.get(id(target))
-    if cb is not None and cb.fp is target:
+    """The hull ``target``'s _CoreBounds, kept (``_kept``); None where its arrays are of another type
+    or hold a value beyond 1e150 or no finite number (the reference's)."""
+    cdef _CoreBounds cb = _kept(_CORE_BOUNDS, id(target), target)
+    if cb is not None:
         return cb
     if not _REGIONS_PACK:
         from sim.rules.geometry import _hull_pack
@@ -313,7 +304,6 @@ cdef _CoreBounds _core_bounds(target):
     if not (_bounded(px_.reshape(-1), 1e150) and _bounded(py_.reshape(-1), 1e150)):
         return None
     cb = _CoreBounds()
-    cb.fp = target
     cb.px, cb.py, cb.abx, cb.aby, cb.den, cb.pos = px_, py_, abx_, aby_, den_, pos_.view(np.uint8)
     # (bounds that decide most spots without the core's every edge: the core lies within R of o,
     # the mean of its vertices, and holds the disc of radius rho round o (o is inside the convex
@@ -333,10 +323,7 @@ cdef _CoreBounds _core_bounds(target):
     if rho == INFINITY:
         rho = 0.0   # (every edge degenerate: the core is the point o)
     cb.ox, cb.oy, cb.R, cb.rho = ox, oy, R, rho
-    if len(_CORE_BOUNDS) >= _FAR_KEPT:
-        _CORE_BOUNDS.clear()
-    _CORE_BOUNDS[id(target)] = cb
-    return cb
+    return _keep(_CORE_BOUNDS, id(target), target, cb, _KEPT_MOST)
 
 
 def rest_mask(rule, c_, ok_):
@@ -440,21 +427,20 @@ cdef class _ZoneLimits:
     """A rule's zone limits (ModelRule.zone_limits: per convex piece, its normals and offsets) in one
     pair of arrays read by offsets (a typed view a piece, taken for each spot, would cost more than
     the spot's arithmetic), made once per limits tuple (``_zone_limits``)."""
-    cdef object limits
     cdef double[:, ::1] nn
     cdef double[::1] ll
     cdef Py_ssize_t[::1] starts
     cdef Py_ssize_t P, E
 
 
-_ZONE_LIMITS = {}   # id(a rule's limits tuple) -> its _ZoneLimits (which keeps the tuple: its id names no other)
+_ZONE_LIMITS = {}   # id(a rule's limits tuple) -> (the tuple, its _ZoneLimits): views.pxi's _kept
 
 
 cdef _ZoneLimits _zone_limits(limits):
-    """``limits`` gathered (kept as ``_far_kept`` keeps a reading), or None where an array is of
-    another type or shape or a value is no number (the reference's)."""
-    cdef _ZoneLimits zl = _ZONE_LIMITS.get(id(limits))
-    if zl is not None and zl.limits is limits:
+    """``limits`` gathered, kept (``_kept``), or None where an array is of another type or shape or
+    a value is no number (the reference's)."""
+    cdef _ZoneLimits zl = _kept(_ZONE_LIMITS, id(limits), limits)
+    if zl is not None:
         return zl
     cdef Py_ssize_t P = len(limits), E = 0, q, e, e0, e1
     for nv, lv in limits:
@@ -464,7 +450,7 @@ cdef _ZoneLimits _zone_limits(limits):
         E += nv.shape[0]
     nn_, ll_, starts_ = np.empty((E, 2)), np.empty(E), np.empty(P + 1, dtype=np.intp)
     zl = _ZoneLimits()
-    zl.limits, zl.nn, zl.ll, zl.starts, zl.P, zl.E = limits, nn_, ll_, starts_, P, E
+    zl.nn, zl.ll, zl.starts, zl.P, zl.E = nn_, ll_, starts_, P, E
     e0 = 0
     for q in range(P):
         nv, lv = limits[q]
@@ -477,10 +463,7 @@ cdef _ZoneLimits _zone_limits(limits):
     for e in range(E):
         if zl.nn[e, 0] != zl.nn[e, 0] or zl.nn[e, 1] != zl.nn[e, 1] or zl.ll[e] != zl.ll[e]:
             return None
-    if len(_ZONE_LIMITS) >= _FAR_KEPT:
-        _ZONE_LIMITS.clear()
-    _ZONE_LIMITS[id(limits)] = zl
-    return zl
+    return _keep(_ZONE_LIMITS, id(limits), limits, zl, _KEPT_MOST)
 
 
 def edges_and_zone(rule, c_):

@@ -179,22 +179,15 @@ def spots_fit(fp, c_, placed, table, gap_):
             # kept with the table's arrays until the next ``add``; where it leaves them to the
             # reference, the spots it has not refused go to farther_than's record)
             key = (id(oc_), tuple([hulls[i] for i in range(nh)]))
-            kept = _HULL_READINGS.get(key)
-            if kept is not None and kept[0] is oc_:
-                rd = kept[1]
-            else:
-                others = table.others
+            rd = _kept(_HULL_READINGS, key, oc_)
+            if rd is None:
                 rows_ = hulls_[:nh]
-                rd = _far_reading([others[j][1] for j in rows_.tolist()], table.circles(rows_))
-                if rd is not None:
-                    if len(_HULL_READINGS) >= _FAR_KEPT:
-                        _HULL_READINGS.clear()
-                    _HULL_READINGS[key] = (oc_, rd)
+                rd = _keep(_HULL_READINGS, key, oc_, _far_reading(
+                    [table.others[j][1] for j in rows_.tolist()], table.circles(rows_)), _KEPT_MOST)
             if rd is None or _farther(fp, c, ok, rd, g2) < 0:
-                others = table.others
                 rows_ = hulls_[:nh]
                 sel = np.flatnonzero(out_)
-                out_[sel] = _FARTHER_THAN[0](fp, c_[sel], [others[j][1] for j in rows_.tolist()], g2,
+                out_[sel] = _FARTHER_THAN[0](fp, c_[sel], [table.others[j][1] for j in rows_.tolist()], g2,
                                              table.circles(rows_))
     # Part A ruling 13: no light or dense feature under the base grown by SLACK (feature_mask)
     cdef _Edges ed
@@ -225,7 +218,7 @@ def spots_fit(fp, c_, placed, table, gap_):
 
 _FARTHER_THAN = []   # (sim.rules.movement.solvers.regions.farther_than, the kernel: found when first needed)
 # (id(a table's centres), the rows of its hulls near some spots) -> (the centres, farther_than's
-# reading of those hulls): the table's arrays are new after each ``add``, and the entry keeps them
+# reading of those hulls): views.pxi's _kept (the table's arrays are new after each ``add``)
 _HULL_READINGS = {}
 
 

@@ -26,23 +26,45 @@ cdef class _Edges:
     cdef Py_ssize_t E, P
 
 
-_VIEWS = {}     # id(edge set) -> (the edge set, its views): an EdgeSet's arrays never change once made
+cdef object _kept(dict kept, key, owner):
+    """What a twin keeps under ``key`` (a tuple, or the id of ``owner``) of the object ``owner`` it
+    was read from, or None: each entry is (owner, reading), and holds the owner, so no other object
+    takes its id while the entry is kept. The twins keep, so, what they read again and again of
+    arrays that never change once made (an edge set's views, an Away's footprints, a table's hulls
+    until its next ``add``, a hull target's core, a rule's zone limits)."""
+    got = kept.get(key)
+    if got is not None and (<tuple>got)[0] is owner:
+        return (<tuple>got)[1]
+    return None
+
+
+cdef object _keep(dict kept, key, owner, reading, Py_ssize_t most):
+    """``reading`` kept under ``key`` with its ``owner`` (``_kept``'s), the dict emptied first
+    when it holds ``most``; None is not kept. Returns ``reading``."""
+    if reading is not None:
+        if len(kept) >= most:
+            kept.clear()
+        kept[key] = (owner, reading)
+    return reading
+
+
 cdef enum:
+    _KEPT_MOST = 256    # the entries a dict of kept readings holds before it is emptied
     _VIEWS_KEPT = 1024
+
+
+_VIEWS = {}     # id(edge set) -> (the edge set, its views): an EdgeSet's arrays never change once made
 
 
 cdef _Edges _edges(es):
     """``es``'s views, or None where numpy's types are not float64 and intp or an offset is out
-    of range (the reference's); an EdgeSet's kept (the most recent _VIEWS_KEPT: the set itself
-    is kept with them, so its id names no other while they are)."""
-    got = _VIEWS.get(id(es))
-    if got is not None and got[0] is es:
-        return got[1]
-    cdef _Edges ed = _make_edges(es)
-    if ed is not None and type(es).__name__ == "EdgeSet":
-        if len(_VIEWS) >= _VIEWS_KEPT:
-            _VIEWS.clear()
-        _VIEWS[id(es)] = (es, ed)
+    of range (the reference's); an EdgeSet's kept (``_kept``, the dict emptied at _VIEWS_KEPT)."""
+    cdef _Edges ed = _kept(_VIEWS, id(es), es)
+    if ed is not None:
+        return ed
+    ed = _make_edges(es)
+    if type(es).__name__ == "EdgeSet":
+        _keep(_VIEWS, id(es), es, ed, _VIEWS_KEPT)
     return ed
 
 
