@@ -376,7 +376,8 @@ def test_03_02_a_table_searched_from_every_side_answers_as_a_fresh_one(n, partia
     """A disembark searches one table (placement.table_for) from each side of its transport in
     turn: the growths without a preference it keeps for the searches after (_Table.grown, the
     compact and square fallbacks of an anchor two searches share) and the anchors' legality
-    verdicts (_Table.verdicts: each side tests the same candidates in its own order) make every
+    verdicts (_Table.verdicts: each side tests the same candidates in its own order) and the
+    candidates themselves (_Table.anchors: each side ranks them in its own order) make every
     side's answer the one a search that keeps none gives: the placement, or the refusal and its
     words (what the search got to); a table given a unit's bases more (``add``) forgets them."""
     transport = Footprint("rect", 30.0, 22.0, 5.0, 3.0)
@@ -408,8 +409,31 @@ def test_03_02_a_table_searched_from_every_side_answers_as_a_fresh_one(n, partia
         assert table.grown  # (the fallbacks of the sides that failed, kept for the sides after)
     (c, _group, known), = table.verdicts.values()   # (the anchors' verdicts, read by the sides after)
     assert len(c) == len(known) and (known >= 0).any() and set(known.tolist()) <= {-1, 0, 1}
+    (_facings, _spots, kept_c, _g, _span), = table.anchors.values()   # (the candidates, ranked by each side)
+    assert kept_c is c and not kept_c.flags.writeable
     table.add(unit("late", rnd(32).moved(10.0, 10.0), 1))
-    assert table.grown == {} and table.verdicts == {}
+    assert table.grown == {} and table.verdicts == {} and table.anchors == {}
+
+
+@pytest.mark.parametrize("turn", [False, True])
+def test_03_02_kept_anchor_candidates_are_each_bases_own_and_a_fresh_tables(turn):
+    """_Table.anchors keeps a search's anchor candidates by the anchor's base and turning: a
+    search of another base, or turned otherwise, on the same table reads its own, each equal to
+    what a fresh table of the same region and bases gives (the spots, their facings, the span)."""
+    transport = Footprint("rect", 30.0, 22.0, 5.0, 3.0)
+    others = [("ship", transport), ("c0", rnd(40).moved(36.0, 22.0)), ("c1", oval(90, 52).moved(24.0, 25.0))]
+    region = R.out_of_transport(BOARD, transport, distance=3.0)
+    table = P.table_for(region, others)
+    bases = [rnd(32), rnd(60), oval(90, 52), Footprint("rect", 0.0, 0.0, 4.0, 2.0, 30.0)]
+    for fp in bases:
+        list(P._search([("a", fp)], table, P.Prefer.toward((0.0, 0.0)), P.GAP, turn, False, 1, 0.0, P._Tried()))
+    assert len(table.anchors) == len(bases)
+    for fp in bases:
+        facings, spots, c, group, span = table.anchors[(fp, turn)]
+        f2, s2, c2, g2, span2 = P._anchor_spots(fp, turn, P.table_for(region, others))
+        assert facings == f2 and [g for g, _s in spots] == [g for g, _s in s2]
+        assert all(np.array_equal(a, b) for (_g, a), (_h, b) in zip(spots, s2))
+        assert np.array_equal(c, c2) and np.array_equal(group, g2) and np.array_equal(span, span2)
 
 
 def test_03_02_a_zones_anchor_verdicts_are_not_kept():

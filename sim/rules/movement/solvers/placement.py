@@ -525,33 +525,18 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
     order = sorted(models, key=lambda p: (-base_area(p[1]), p[0]))
     mid0, fp0 = order[0]
     board = table.region.board
-    cands, groups, keys, lows, highs = [], [], [], [], []
-    for g, f in enumerate(_facings(fp0, turn, table.region)):
-        rule = table.rule(f)
-        s = rule.seeds()
-        if len(s):
-            lo, hi = col_min(s), col_max(s)
-            s = np.vstack([s, table.contact_spots(f, lo, hi)])
-            lows.append(col_min(s))
-            highs.append(col_max(s))
-            # (a region without a zone: the spots off the battlefield or out of the edge strip,
-            # about half of a deep ingress search's, left out before they are ranked; the others
-            # rank and test as they would beside them, ModelRule.edges_mask)
-            near = rule.edges_mask(s)
-            if near is not None:
-                s = s[near]
-            cands.append(s)
-            groups.append(np.full(len(s), g))
-            keys.append(_anchor_keys(prefer, f, s, board))
+    key = (fp0, turn)
+    got = table.anchors.get(key)
+    if got is None:
+        got = table.anchors[key] = _anchor_spots(fp0, turn, table)
+    facings, spots, c, group, span = got
     tried.placed, tried.model, tried.fp = 0, mid0, fp0
-    if not cands:
+    if c is None:
         return
-    facings = _facings(fp0, turn, table.region)
-    c, group = np.vstack(cands), np.concatenate(groups)
+    keys = [_anchor_keys(prefer, facings[g], s, board) for g, s in spots]
     keys = [np.concatenate([k[i] for k in keys]) for i in range(len(keys[0]))]
     ranked = _Ranking(keys, _anchor_decimals(prefer))
     found, anchors, attempts = 0, [], []
-    span = np.max(highs, axis=0) - np.min(lows, axis=0)   # (every spot's, those left out too)
     step = min(ANCHOR_APART, max(0.1 * float(span.min()), 0.05))   # (a small region: anchors closer)
     others = table.others
     known = _known_verdicts(table, (fp0, turn), c, group)
@@ -587,6 +572,40 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
                         tuple(m for m, r in zip(ids, rules) if r.mode), (float(p[0]), float(p[1])), tuple(left))
         if found >= count:
             return
+
+
+def _anchor_spots(fp0: Footprint, turn: bool, table: _Table) -> tuple:
+    """The anchor candidates of a search for the base ``fp0`` (``turn``: as _search's), which do
+    not depend on the side it prefers (only their order does): the facings tried, each facing's
+    spots with its index (the region's seeds and the rings round the other bases near them,
+    those too far from the edges left out), all of them stacked (None: there are none) with the
+    facing of each, and the span of every spot's box, those left out too. Kept on the table
+    (``_Table.anchors``) for another search of it from another side."""
+    facings = _facings(fp0, turn, table.region)
+    spots, lows, highs = [], [], []
+    for g, f in enumerate(facings):
+        rule = table.rule(f)
+        s = rule.seeds()
+        if len(s):
+            lo, hi = col_min(s), col_max(s)
+            s = np.vstack([s, table.contact_spots(f, lo, hi)])
+            lows.append(col_min(s))
+            highs.append(col_max(s))
+            # (a region without a zone: the spots off the battlefield or out of the edge strip,
+            # about half of a deep ingress search's, left out before they are ranked; the others
+            # rank and test as they would beside them, ModelRule.edges_mask)
+            near = rule.edges_mask(s)
+            if near is not None:
+                s = s[near]
+            spots.append((g, s))
+    if not spots:
+        return facings, spots, None, None, None
+    c = np.vstack([s for _g, s in spots])
+    group = np.concatenate([np.full(len(s), g) for g, s in spots])
+    span = np.max(highs, axis=0) - np.min(lows, axis=0)   # (every spot's, those left out too)
+    for a in (c, group, *[s for _g, s in spots]):
+        a.flags.writeable = False   # (kept: read by every search of the table, written by none)
+    return facings, spots, c, group, span
 
 
 def _legal_in_rank_order(ranked: _Ranking, c: np.ndarray, group: np.ndarray, facings, table: _Table,

@@ -105,6 +105,10 @@ class _Table:
         # the legality verdicts of a search's anchor candidates (placement._known_verdicts), by the
         # anchor's base and turning: kept until the next ``add``, as ``grown``
         self.verdicts: dict = {}
+        # a search's anchor candidates (placement._anchor_spots), by the anchor's base and turning:
+        # what they are does not depend on the side preferred, only their order; kept until the
+        # next ``add``, as ``grown``
+        self.anchors: dict = {}
         self._boxes()
         self.add(others)
 
@@ -128,6 +132,7 @@ class _Table:
         self.hulls += [k + i for i, (_m, f) in enumerate(items) if f.shape != "round"]
         self.grown = {}
         self.verdicts = {}
+        self.anchors = {}
         self._boxes()
 
     def _boxes(self) -> None:
