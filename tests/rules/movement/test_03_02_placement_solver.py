@@ -389,7 +389,7 @@ def test_03_02_a_table_searched_from_every_side_answers_as_a_fresh_one(n, partia
     table = P.table_for(region, others)
     kept = P._grow_kept
 
-    def unkept(order, anchor_fp, table, gap, turn, partial, tried, square=False):
+    def unkept(order, anchor_fp, table, gap, turn, partial, tried, square=False, spelled=None):
         return P._grow(order, anchor_fp, table, None, gap, turn, partial, tried, square)
 
     found = []
@@ -429,11 +429,49 @@ def test_03_02_kept_anchor_candidates_are_each_bases_own_and_a_fresh_tables(turn
         list(P._search([("a", fp)], table, P.Prefer.toward((0.0, 0.0)), P.GAP, turn, False, 1, 0.0, P._Tried()))
     assert len(table.anchors) == len(bases)
     for fp in bases:
-        facings, spots, c, group, span = table.anchors[(fp, turn)]
+        facings, spots, c, group, span = table.anchors[(repr(fp), turn)]
         f2, s2, c2, g2, span2 = P._anchor_spots(fp, turn, P.table_for(region, others))
         assert facings == f2 and [g for g, _s in spots] == [g for g, _s in s2]
         assert all(np.array_equal(a, b) for (_g, a), (_h, b) in zip(spots, s2))
         assert np.array_equal(c, c2) and np.array_equal(group, g2) and np.array_equal(span, span2)
+
+
+@pytest.mark.parametrize("turn", [False, True])
+def test_03_02_bases_equal_but_spelled_otherwise_read_back_their_own(turn):
+    """What a table keeps of a search (its anchor candidates and facings, its growths without a
+    preference) is keyed by the bases as they are spelled, not by ``==`` (an angle of 30 equals
+    30.0, -0.0 equals 0.0): a unit searched after another whose bases differ only so gets the
+    placement a fresh table gives it, to its repr (its own angles and sizes, not the first's)."""
+    transport = Footprint("rect", 30.0, 22.0, 5.0, 3.0)
+    others = [("ship", transport)]
+    region = R.out_of_transport(BOARD, transport, distance=6.0)
+    prefer = P.Prefer.toward((0.0, 0.0))
+    pairs = [(Footprint("rect", 0, 0, 4, 2, 30), Footprint("rect", 0.0, 0.0, 4.0, 2.0, 30.0)),
+             (Footprint("rect", 0.0, 0.0, 4.0, 2.0, 0.0), Footprint("rect", 0.0, 0.0, 4.0, 2.0, -0.0)),
+             (Footprint("round", 0.0, 0.0, 1.26, 1.26, 0.0), Footprint("round", 0.0, 0.0, 1.26, 1.26, -0.0))]
+    for first, then in pairs:
+        for n in (1, 4):   # (four: the growths, kept ones among them where a side's fails)
+            table = P.table_for(region, others)
+            for fp in (first, then):
+                models = [(f"m{i}", fp) for i in range(n)]
+                shared = P.place_unit(models, region, others, prefer=prefer, turn=turn, table=table)
+                fresh = P.place_unit(models, region, others, prefer=prefer, turn=turn)
+                assert repr(shared) == repr(fresh)
+            assert len(table.anchors) == 2
+
+
+def test_03_02_a_kept_growth_is_the_growth_of_the_models_as_spelled():
+    """_grow_kept keys the models as spelled: two units equal by ``==`` whose sizes are spelled
+    30 and 30.0 each read back the growth made of them."""
+    table = P.table_for(R.deployment(SOUTH, BOARD))
+    a = [(f"m{i}", Footprint("rect", 0, 0, 4, 2, 0)) for i in range(4)]
+    b = [(f"m{i}", Footprint("rect", 0.0, 0.0, 4.0, 2.0, 0.0)) for i in range(4)]
+    assert a == b
+    for models in (a, b):
+        at = models[0][1].moved(20.0, 6.0)
+        kept = P._grow_kept(models, at, table, P.GAP, False, False, P._Tried())
+        assert repr(kept) == repr(P._grow(models, at, table, None, P.GAP, False, False, P._Tried()))
+    assert len(table.grown) == 2
 
 
 def test_03_02_a_zones_anchor_verdicts_are_not_kept():

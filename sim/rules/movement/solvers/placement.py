@@ -489,12 +489,15 @@ def _grow(order, anchor_fp: Footprint, table: _Table, prefer: Prefer, gap: float
 
 
 def _grow_kept(order, anchor_fp: Footprint, table: _Table, gap: float, turn: bool, partial: bool, tried: _Tried,
-               square: bool = False):
+               square: bool = False, spelled: str | None = None):
     """``_grow`` with no preference (``prefer`` None): its answer depends only on the models, the
     anchor, the table and these arguments, so it is kept on the table (``_Table.grown``) and a
     search of the same table from another side that tries the same anchor reads it back; ``tried``
-    is told what the growth got to, as ``_grow`` tells it."""
-    key = (tuple(order), anchor_fp, gap, turn, partial, square)
+    is told what the growth got to, as ``_grow`` tells it. The models are keyed as they are
+    spelled (``spelled``: ``repr(order)``, the caller's once a search), not by ``==``, which
+    takes an angle of 30 for 30.0 and -0.0 for 0.0: a growth read back carries the very
+    footprints it was made of."""
+    key = (repr(order) if spelled is None else spelled, anchor_fp, gap, turn, partial, square)
     hit = table.grown.get(key)
     if hit is None:
         mine = _Tried()
@@ -525,7 +528,7 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
     order = sorted(models, key=lambda p: (-base_area(p[1]), p[0]))
     mid0, fp0 = order[0]
     board = table.region.board
-    key = (fp0, turn)
+    key = (repr(fp0), turn)   # (as spelled: ``==`` takes an angle of 30 for 30.0, -0.0 for 0.0)
     got = table.anchors.get(key)
     if got is None:
         got = table.anchors[key] = _anchor_spots(fp0, turn, table)
@@ -539,7 +542,8 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
     found, anchors, attempts = 0, [], []
     step = min(ANCHOR_APART, max(0.1 * float(span.min()), 0.05))   # (a small region: anchors closer)
     others = table.others
-    known = _known_verdicts(table, (fp0, turn), c, group)
+    known = _known_verdicts(table, key, c, group)
+    spelled = repr(order)
     for i in _legal_in_rank_order(ranked, c, group, facings, table, known):
         p = c[i]
         if any((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 < step ** 2 for q in attempts):
@@ -553,9 +557,9 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
         at = f0.moved(float(p[0]), float(p[1]))
         got = _grow(order, at, table, prefer, gap, turn, partial, tried)
         if got is None and len(order) > 2:   # (a long unit may break 03.03's 9": compact instead)
-            got = _grow_kept(order, at, table, gap, turn, partial, tried)
+            got = _grow_kept(order, at, table, gap, turn, partial, tried, spelled=spelled)
         if got is None and len(order) > 2:   # (a hexagonal packing may leave a corner empty: square)
-            got = _grow_kept(order, at, table, gap, turn, partial, tried, square=True)
+            got = _grow_kept(order, at, table, gap, turn, partial, tried, square=True, spelled=spelled)
         if got is None:
             continue
         ids, placed, left = got
