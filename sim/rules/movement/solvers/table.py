@@ -103,11 +103,10 @@ class _Table:
         # grows the same ones from the anchors the two searches share)
         self.grown: dict = {}
         # the legality verdicts of a search's anchor candidates (placement._known_verdicts), by the
-        # anchor's base and turning: kept until the next ``add``, as ``grown``
+        # anchor's base (as spelled: its repr) and turning: kept until the next ``add``, as ``grown``
         self.verdicts: dict = {}
-        # a search's anchor candidates (placement._anchor_spots), by the anchor's base and turning:
-        # what they are does not depend on the side preferred, only their order; kept until the
-        # next ``add``, as ``grown``
+        # a search's anchor candidates (placement._anchor_spots), by the same key: what they are
+        # does not depend on the side preferred, only their order; kept until the next ``add``
         self.anchors: dict = {}
         self._boxes()
         self.add(others)
