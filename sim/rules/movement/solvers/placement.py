@@ -543,7 +543,7 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
     step = min(ANCHOR_APART, max(0.1 * float(span.min()), 0.05))   # (a small region: anchors closer)
     others = table.others
     known = _known_verdicts(table, key, c, group)
-    spelled = repr(order)
+    spelled = repr(order) if len(order) > 2 else None   # (_grow_kept's key: read for three models or more)
     for i in _legal_in_rank_order(ranked, c, group, facings, table, known):
         p = c[i]
         if any((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 < step ** 2 for q in attempts):
