@@ -23,6 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from sim.rules.compiled import kernel
 from sim.rules.deployment import half_extents
 from sim.rules.geometry import Footprint, core
 from sim.rules.movement.kernels import _minkowski_sum
@@ -123,7 +124,20 @@ def ring(fp: Footprint, ref: Footprint, gap: float, n: int = 12) -> np.ndarray:
 def _hull_ring(shape, length, width, angle, ref: Footprint, gap: float, n: int) -> np.ndarray:
     pf, rf = core(Footprint(shape, 0.0, 0.0, length, width, angle))
     po, ro = core(ref)
-    M = _minkowski_sum(ccw(po), -pf) if len(pf) > 1 else po
+    # (a core of one or two points is counter-clockwise as it is: its signed area is exactly 0,
+    # which ccw leaves in its order; a round reference's is its centre)
+    M = _minkowski_sum(ccw(po) if len(po) > 2 else po, -pf) if len(pf) > 1 else po
+    out = _ring_about(M, gap + rf + ro, n)
+    out.flags.writeable = False
+    return out
+
+
+def _ring_about(M: np.ndarray, t: float, n: int) -> np.ndarray:
+    """01.04 Points (about ``n``, 2) exactly ``t`` outside the convex polygon ``M`` (either
+    orientation), spread round it: each vertex pushed out along its normal (the mean of its two
+    edges' outward normals), and each edge's middle along the edge's own when ``M`` has fewer
+    than ``n`` vertices; an edge shorter than 1e-12 is left out. ``ring``'s spots round a base
+    that is not round: ``M`` the Minkowski sum of the two cores, ``t`` the gap and both radii."""
     M = ccw(M)
     e = np.roll(M, -1, axis=0) - M
     ln = np.hypot(e[:, 0], e[:, 1])
@@ -132,16 +146,17 @@ def _hull_ring(shape, length, width, angle, ref: Footprint, gap: float, n: int) 
     en = np.stack([e[:, 1], -e[:, 0]], axis=1) / ln[:, None]          # outward edge normals
     vn = en + np.roll(en, 1, axis=0)                                 # at each vertex: its two edges'
     vn /= np.maximum(np.hypot(vn[:, 0], vn[:, 1]), 1e-12)[:, None]
-    t = gap + rf + ro
     pts, nrm = [M], [vn]
     if len(M) < n:                                                    # (few vertices: the edges' middles too)
         pts.append(M + 0.5 * e)
         nrm.append(en)
     P, N = np.vstack(pts), np.vstack(nrm)
     k = (np.arange(n) * len(P)) // n if n < len(P) else np.arange(len(P))
-    out = P[k] + t * N[k]
-    out.flags.writeable = False
-    return out
+    return P[k] + t * N[k]
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_ring_about = kernel("movement.ring_about", _ring_about)
 
 
 def _zone_edge_spots(fp: Footprint, zone: tuple) -> np.ndarray:
