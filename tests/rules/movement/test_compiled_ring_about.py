@@ -56,9 +56,6 @@ def test_ring_about_compiled_is_its_reference_to_the_bit(a, b, gap, n, backwards
     if fp.shape == "round" and ref.shape == "round":
         fp = _fp(("oval", 0.0, 0.0, 2.0, 1.0, 10.0))
     M = _sum(fp, ref)
-    if len(M) < 3:   # (the twin takes a polygon, at least three points)
-        assert KERN.compiled(np.array(M), float(gap), n) is None
-        return
     M = np.ascontiguousarray(M[::-1]) if backwards else np.array(M)
     got = twin_answer(KERN, M, float(gap), n)
     P = ccw(M)
@@ -85,6 +82,59 @@ def test_ring_about_near_a_straight_line_is_its_reference(x, y, length, turn, k,
     M = np.vstack([M, M[-2:0:-1] + 1e-13 * np.array([-d[1], d[0]])]) if k > 3 else M
     got, want = KERN.compiled(M, 1.0, n), KERN.reference(M, 1.0, n)
     assert got is None or C._same_bits(got, want)   # (declined: fewer than three edges kept)
+    if k > 3:   # (there and back: more than three edges kept, answered)
+        assert got is not None
+
+
+# a sliver of 14 points (a second reviewer's): summed left to right its shoelace terms total
+# +5.7e-14, numpy's pairwise sum -2.8e-14: the twin's own sum would turn it the wrong way
+SLIVER = [[8.0080866803136, -39.22057424005814], [9.026495191328346, -39.065802210216944],
+          [9.559451015023175, -38.98480656479883], [10.774334637712002, -38.800175346313594],
+          [12.221558885990719, -38.580234298964804], [13.528293255941076, -38.381644117605305],
+          [16.16202161085937, -37.98138481190206], [22.451443091262533, -37.02555371021681],
+          [21.36674586213264, -37.19039992870362], [20.281650056478373, -37.35530672062148],
+          [20.19415474580773, -37.36860376860136], [20.046607884101952, -37.39102711545669],
+          [18.878108461456172, -37.56860912263273], [16.93480453163618, -37.86394158555268]]
+
+
+def _own_sum(M: np.ndarray) -> float:
+    q = np.roll(M, -1, axis=0)
+    total = 0.0
+    for a in (M[:, 0] * q[:, 1] - q[:, 0] * M[:, 1]).tolist():
+        total += a
+    return total
+
+
+@built
+def test_ring_about_where_its_own_sum_is_not_sure_numpy_s_decides():
+    """A signed area whose sign a left-to-right sum gets wrong (the sliver), one whose numpy
+    total is the least negative number (0.5 of it is -0.0: not below 0, the order kept), and
+    100,003 vertices whose small terms only a pairwise sum keeps: each the reference's bits."""
+    from sim.rules.polygons import signed_area
+    sliver = np.array(SLIVER)
+    assert (_own_sum(sliver) < 0) != (signed_area(sliver) < 0)   # (the case the test is for)
+    tiny = np.array([[0.0, 0.0], [1.0, 5e-324], [1.0, 0.0], [0.5, 0.0]])
+    chain = np.stack([-np.arange(100_000) * 1e-16, np.ones(100_000)], axis=1)
+    many = np.vstack([[1.0, 0.0], chain, [1.0 + chain[-1, 0] * 5e-12, 5e-12]])
+    assert (_own_sum(many) < 0) != (signed_area(many) < 0)
+    for M in (sliver, sliver[::-1].copy(), tiny, many):
+        for n in (3, 12, 40):
+            got = KERN.compiled(M, 1.0, n)
+            assert got is None or C._same_bits(got, KERN.reference(M, 1.0, n))
+        assert KERN.compiled(M, 1.0, 12) is not None
+
+
+@built
+@pytest.mark.parametrize("step", [0.0, 5e-13, 1e-13, 1e-12, 1e-12 * (1 + 2**-52), 2e-12])
+def test_ring_about_leaves_out_the_edges_the_reference_leaves_out(step):
+    """A vertex repeated ``step`` from the one before it (0, under, at and just over the 1e-12
+    cut), in a square and in an oval's core: the edge kept or left out as the reference does."""
+    square = np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]])
+    oval = np.array(core(Footprint("oval", 3.0, 5.0, 3.0, 2.0, 25.0))[0])
+    for P in (square, oval):
+        M = np.insert(P, 2, P[1] + [step, 0.0], axis=0)
+        for n in (4, 12, 200):
+            twin_answer(KERN, M, 0.5, n)
 
 
 @built

@@ -1,18 +1,23 @@
 # The twin of sim.rules.movement.solvers.spots' kernel (included in move.pyx).
 
-# a signed area this far from 0, relative to the sum of its terms' sizes, has numpy's sign
-# whatever the order its terms are summed in (each sum's rounding is under len * 2**-53 of that
-# sum: ~3e-14 for the 300 vertices of the largest sum of two cores); nearer, numpy's own sum
-# decides (sim.rules.polygons.signed_area)
+# the polygon's orientation is the sign of its signed area (the reference: 0.5 times numpy's sum
+# of the shoelace terms, < 0 reversed). Summed here left to right, the total is within
+# len * 2**-53 of the terms' sizes of numpy's (pairwise) total: with at most RING_OWN_SUM
+# vertices (~6e-14 of the sizes) and a total more than RING_AREA_SURE of the sizes from 0, the
+# two have one sign, and halving it keeps it (the sizes over RING_SIZE_LEAST: no total near the
+# smallest numbers, where 0.5 * -5e-324 is -0.0, not below 0). Otherwise numpy's own sum decides
+# (sim.rules.polygons.signed_area). The largest polygon a ring asks has 128 vertices (two ovals).
 cdef double RING_AREA_SURE = 1e-12
+cdef Py_ssize_t RING_OWN_SUM = 512
+cdef double RING_SIZE_LEAST = 1e-290
 
 
 def ring_about(M_, t_, n_):
     """movement.solvers.spots._ring_about: the points ``t`` outside a convex polygon. Its
-    orientation by the sign of its signed area (the shoelace terms numpy's, each sum's sign
-    sure or numpy's own sum asked), then each edge, its length (C's hypot, as np.hypot), its
-    outward normal, each vertex's normal and the points picked, each the reference's IEEE
-    operations in its order. An input of another type, a polygon of fewer than three points (or
+    orientation by the sign of its signed area (the shoelace terms numpy's; their sum's sign
+    where sure, above, else numpy's own sum asked), then each edge, its length (C's hypot, as
+    np.hypot), its outward normal, each vertex's normal and the points picked, each the
+    reference's IEEE operations in its order. An input of another type, a polygon of fewer than three points (or
     left with fewer than three edges once the shortest are left out) or a value that is no
     finite number is the reference's."""
     if not _all_of((M_,), F64) or M_.ndim != 2 or M_.shape[1] != 2 or M_.shape[0] < 3:
@@ -35,9 +40,9 @@ def ring_about(M_, t_, n_):
         s += a
         size += fabs(a)
     cdef bint reverse
-    if s > RING_AREA_SURE * size:
+    if m <= RING_OWN_SUM and size > RING_SIZE_LEAST and s > RING_AREA_SURE * size:
         reverse = False
-    elif s < -RING_AREA_SURE * size:
+    elif m <= RING_OWN_SUM and size > RING_SIZE_LEAST and s < -RING_AREA_SURE * size:
         reverse = True
     else:
         from sim.rules.polygons import signed_area
