@@ -17,9 +17,9 @@ def ring_about(M_, t_, n_):
     orientation by the sign of its signed area (the shoelace terms numpy's; their sum's sign
     where sure, above, else numpy's own sum asked), then each edge, its length (C's hypot, as
     np.hypot), its outward normal, each vertex's normal and the points picked, each the
-    reference's IEEE operations in its order. An input of another type, a polygon of fewer than three points (or
-    left with fewer than three edges once the shortest are left out) or a value that is no
-    finite number is the reference's."""
+    reference's IEEE operations in its order. An input of another type, a polygon of fewer than
+    three points (or left with fewer than three edges once the shortest are left out) or a value
+    that is no finite number is the reference's."""
     if not _all_of((M_,), F64) or M_.ndim != 2 or M_.shape[1] != 2 or M_.shape[0] < 3:
         return None
     if type(t_) is not float or type(n_) is not int or not (0 < n_ <= 4096):
